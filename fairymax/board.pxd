@@ -1,0 +1,64 @@
+# cython: language_level=3
+"""Position on a 16-wide guarded board, move generation from ray tables, make/unmake."""
+from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, MAX_PIECES,
+                             MAX_GAME_PLY, MAX_MOVES)
+from fairymax.variant cimport Rules, Variant
+
+cdef struct Undo:
+    move_t move
+    piece_t moved           # mover's byte before the move
+    piece_t captured        # captured byte (EMPTY if none)
+    piece_t corner          # castling: corner piece's byte
+    int capture_sq
+    int capture_index       # victim's slot in its colour's piece list
+    int ep_sq, ep_sq2, ep_victim
+    int halfmove
+    key_t key
+    score_t psq_score
+
+cdef struct Position:
+    piece_t sq[NSQ]
+    int plist[2][MAX_PIECES]    # squares of each colour's pieces
+    int pcount[2]
+    int pindex[NSQ]             # slot of the piece on a square in its list
+    int type_count[2][16]       # pieces of each type per colour
+    int stm                     # side to move: 0 white, 1 black
+    int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)
+    int ep_victim               # square of the pawn taken e.p.
+    int halfmove                # plies since capture or pawn move
+    int royal_sq[2]             # square of a colour's only royal, -1 if it has 0 or several
+    int ply                     # undo stack height
+    int root_ply                # history before this is the game, after it the search
+    key_t key
+    score_t psq_score           # sum of Rules.psq, White's view
+    Undo undo[MAX_GAME_PLY]
+
+cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil
+cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures_only) noexcept nogil
+cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil
+cdef void unmake_move(Position* p, const Rules* r) noexcept nogil
+cdef void make_null(Position* p, const Rules* r) noexcept nogil
+cdef void unmake_null(Position* p, const Rules* r) noexcept nogil
+cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil
+cdef bint in_check(const Position* p, const Rules* r) noexcept nogil
+cdef bint is_capture(const Position* p, move_t m) noexcept nogil
+cdef int captured_type(const Position* p, move_t m) noexcept nogil
+cdef int repetitions(const Position* p) noexcept nogil
+cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil
+cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil
+
+cdef class Board:
+    cdef Position pos
+    cdef readonly Variant variant
+    cdef const Rules* rules
+    cdef public list history          # moves pushed since the last reset/set_fen
+    cdef public int fullmove_offset   # plies before the set-up position (FEN move number)
+    cdef void _clear(self)
+    cdef void _finish_setup(self)
+    cdef int _canonical(self, int t)
+    cdef _parse_fen(self, str fen)
+    cdef bint _has_royal(self, int side)
+    cdef bint _setup_has_royal(self, int side)
+    cdef void _set_virgin(self, str rights)
+    cdef int _castling_royal_file(self, int side)
+    cdef int _parse_square(self, str text)

@@ -1,0 +1,1021 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Board state, move generation from Fairy-Max ray tables, make/unmake and legality.
+
+One ray walker (walk_rays) serves move generation and the generic legality test, so
+the two can never disagree about how a piece moves.  Its semantics are Fairy-Max
+5.0b's: for each ray (step, mode) the piece steps repeatedly; at each square the low
+mode digit says whether it may capture (1) or move (2) there, whether the ray ends
+after this step (4, leaper) or hops over an occupied square (8); the toggle digit is
+XORed into the low digit once, after the first step (plus the delay count of the
+third digit), or on hopping; the step then becomes the second step vector.  A low
+digit of exactly 4 is an initial move (pawn multi-step with e.p. rights, castling,
+e.p.-immune jumps) that only unmoved pieces have.
+"""
+from libc.string cimport memset, memcpy
+
+from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD_ROWS,
+                             MAX_PIECES, MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
+                             BLACK, COLOUR_MASK, MOVED, EDGE, M_CAPTURE, M_QUIET, M_LEAP,
+                             M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
+                             MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail)
+from fairymax.variant cimport Rules, Variant
+
+import re
+
+cdef enum:
+    GEN_ALL = 0
+    GEN_CAPTURES = 1
+    GEN_ATTACKS = 2
+    IRON = -665          # values below this cannot be captured (Fairy-Max l.230)
+    HISTORY_RESERVE = 256    # undo slots kept free for the search
+
+# castling step, by the detail code stored in a castling move
+cdef int CASTLE_STEP[4]
+CASTLE_STEP[:] = [1, -1, 16, -16]
+
+
+cdef struct AttackScan:
+    int castle_e         # square the castling royal stepped over first, -1 if none
+    int castle_d         # castling royal's destination
+    int royal_hit        # first attacked royal of a kind that has spares (duple check)
+
+
+# ---------------------------------------------------------------- small helpers
+
+cdef inline int colour_bit(int side) noexcept nogil:
+    return WHITE if side == 0 else BLACK
+
+cdef inline int colour_of(piece_t pc) noexcept nogil:
+    return 0 if pc & WHITE else 1
+
+cdef inline int piece_index(piece_t pc) noexcept nogil:
+    """Index into Rules.zobrist/psq: type plus 16 for Black."""
+    return (pc & TYPE_MASK) | ((pc & BLACK) >> 1)
+
+cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
+    cdef key_t k = r.zobrist[piece_index(pc)][sq]
+    if not (pc & MOVED):
+        k ^= r.zobrist_virgin[sq]
+    return k
+
+cdef inline score_t piece_psq(const Rules* r, piece_t pc, int sq) noexcept nogil:
+    cdef score_t v = r.psq[piece_index(pc)][sq]
+    return v if pc & WHITE else -v
+
+cdef inline bint occupied(piece_t cell) noexcept nogil:
+    """Occupied for Fairy-Max's path tests, where off-board cells read as empty."""
+    return cell != EMPTY and cell != EDGE
+
+cdef inline bint on_hill(const Rules* r, int sq) noexcept nogil:
+    cdef int row = r.sq_row[sq], f = r.sq_file[sq]
+    return (row == 3 or row == 4) and (f == r.width // 2 or f == r.width // 2 - 1)
+
+
+cdef void recompute_royal(Position* p, const Rules* r, int side) noexcept nogil:
+    """royal_sq[side] = the square of side's only royal piece, or -1."""
+    cdef int k, sq, found = -1, count = 0
+    for k in range(p.pcount[side]):
+        sq = p.plist[side][k]
+        if r.value[p.sq[sq] & TYPE_MASK] < 0:
+            found = sq
+            count += 1
+    p.royal_sq[side] = found if count == 1 else -1
+
+
+# ---------------------------------------------------------------- the ray walker
+
+cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, int n,
+                     int frm, int to, int capsq, piece_t piece, int marker,
+                     int castle_code, int nsteps) noexcept nogil:
+    """Append the move(s) for one reached square; promotions may give several."""
+    cdef int ptype = piece & TYPE_MASK, colour, promo = 0, i, mkind = MK_NORMAL, detail = 0
+    if marker >= 0:
+        if ptype <= 2:
+            mkind = MK_PUSH
+            detail = nsteps
+        else:
+            mkind = MK_CASTLE
+            detail = castle_code
+    elif capsq != to:
+        mkind = MK_EP
+    if ptype <= 2:
+        colour = ptype - 1
+        if r.sq_row[to] == r.promo_row[colour]:
+            if r.promo_choices[colour][0]:
+                out[n] = mv_pack(frm, to, r.promo_choices[colour][0], mkind, detail)
+                n += 1
+                if kind == GEN_ALL:
+                    i = 1
+                    while i < 15 and r.promo_choices[colour][i]:
+                        out[n] = mv_pack(frm, to, r.promo_choices[colour][i], mkind, detail)
+                        n += 1
+                        i += 1
+                return n
+            promo = r.promo_type[colour][r.sq_file[to]]
+    if kind == GEN_CAPTURES and capsq == to and p.sq[to] == EMPTY and not promo:
+        return n
+    out[n] = mv_pack(frm, to, promo, mkind, detail)
+    return n + 1
+
+
+cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
+                   move_t* out, AttackScan* scan) noexcept nogil:
+    """Walk every ray of every piece of `side`.
+
+    kind GEN_ALL / GEN_CAPTURES: append pseudo-legal moves to out, return the count.
+    kind GEN_ATTACKS: return 1 as soon as `side` could capture a royal in a way that
+    loses the game for its owner (or cross a square the castling royal passed), else 0.
+    """
+    cdef int own = colour_bit(side)
+    cdef int n = 0, k, j, frm, to, capsq, step, step2, mode, low, delay, nsteps, f
+    cdef int ptype, value, marker, castle_code, corner, path, victim_type
+    cdef piece_t piece, cell, corner_cell
+    cdef bint virgin, moved_push, stop, platform
+    cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
+    for k in range(p.pcount[side]):
+        frm = p.plist[side][k]
+        piece = p.sq[frm]
+        ptype = piece & TYPE_MASK
+        virgin = (piece & MOVED) == 0
+        for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
+            step = r.ray_step[j]
+            mode = r.ray_mode[j]
+            to = frm
+            delay = (mode >> 10) & 3
+            moved_push = False
+            if delay > ptype:
+                # C24 pawn: triple push when unmoved; a moved pawn on its own 3rd
+                # rank may still double-push (Wildebeest)
+                if not virgin and r.sq_row[frm] == (r.height - 3 if ptype == 1 else 2):
+                    delay = 0
+                    moved_push = True
+                else:
+                    delay = 1
+            marker = -1
+            castle_code = 0
+            nsteps = 0
+            while True:
+                to += step
+                nsteps += 1
+                if mode & M_CYLINDER:
+                    f = to & 15
+                    if f > 13:
+                        to += r.width
+                    elif f >= r.width:
+                        to -= r.width
+                cell = p.sq[to]
+                if cell == EDGE:
+                    break
+                if mode & M_MULTIPATH:
+                    # Falcon: some empty path of unit steps must lead here
+                    path = mode >> 12
+                    if occupied(p.sq[frm + path]):
+                        if occupied(p.sq[to - 2 * path]) or occupied(p.sq[to - path]):
+                            break
+                    elif occupied(p.sq[frm + 2 * path]) and occupied(p.sq[to - path]):
+                        break
+                if kind == GEN_ATTACKS and scan.castle_e >= 0 and (mode & M_CAPTURE):
+                    if to < scan.castle_d:
+                        if to >= scan.castle_e - 1:
+                            return 1
+                    elif to <= scan.castle_e + 1:
+                        return 1
+                capsq = to
+                if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
+                    capsq = p.ep_victim
+                    cell = p.sq[capsq]
+                if mode & (M_CAPTURE if cell else M_QUIET):
+                    if cell & own:
+                        break
+                    if cell:
+                        victim_type = cell & TYPE_MASK
+                        value = r.value[victim_type]
+                        if value < IRON:
+                            break
+                        if kind == GEN_ATTACKS and value < 0:
+                            if value == -1 or p.type_count[1 - side][victim_type] < 2:
+                                return 1
+                            if scan.royal_hit >= 0 and scan.royal_hit != capsq and (victim_type & 8):
+                                return 1
+                            scan.royal_hit = capsq
+                    if kind != GEN_ATTACKS and (marker < 0 or ptype <= 2 or castle_code >= 0):
+                        n = emit(p, r, kind, out, n, frm, to, capsq, piece, marker, castle_code, nsteps)
+                # how the ray goes on
+                stop = cell != EMPTY
+                platform = stop and ((delay & 2) == 0 or (cell & own) != 0)
+                step2 = step ^ (mode >> 12)
+                low = mode & 15
+                if low != 4:
+                    if mode & M_LEAP:
+                        stop = True
+                elif not virgin and not moved_push:
+                    stop = True
+                elif ptype > 2 and not (mode & 0x80) and not castling_possible(p, r, frm, to, step, step2):
+                    stop = True
+                elif mode & 0x40:
+                    if mode & 0x80:
+                        stop = False
+                    mode &= 63
+                else:
+                    marker = to
+                    if ptype > 2:
+                        castle_code = castle_code_of(step)
+                if (mode & M_HOP) and platform:
+                    if delay & 1:
+                        to -= step
+                    stop = False
+                    step = step2
+                    mode ^= (mode >> 4) & 15
+                elif not (mode & 0x80):
+                    if delay == 0:
+                        step = step2
+                        mode ^= (mode >> 4) & 15
+                    delay -= 1
+                if stop:
+                    break
+    return n
+
+
+cdef inline int castle_code_of(int step) noexcept nogil:
+    cdef int i
+    for i in range(4):
+        if CASTLE_STEP[i] == step:
+            return i
+    return -1            # a castling ray in another direction is not supported
+
+
+cdef bint castling_possible(const Position* p, const Rules* r, int frm, int first, int step,
+                            int step2) noexcept nogil:
+    """Fairy-Max's castling conditions, checked after the royal's first step `first`:
+    an unmoved piece in the corner it steps toward, and empty squares next to it,
+    on the royal's path and where the corner piece lands."""
+    cdef int corner = frm - r.sq_file[frm] + (r.width - 1 if step > 0 else 0)
+    cdef piece_t c = p.sq[corner]
+    if c == EMPTY or c == EDGE or (c & MOVED):
+        return False
+    return (p.sq[corner - step] == EMPTY and p.sq[corner - 2 * step] == EMPTY
+            and p.sq[first + step2 - step] == EMPTY and p.sq[first + step] == EMPTY)
+
+
+cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
+    """Can a piece of by_side capture on sq?  Only for variants with simple_attacks."""
+    cdef int own = colour_bit(by_side), i, d, s, t
+    cdef piece_t cell
+    for i in range(r.num_attack_dirs):
+        d = r.attack_step[i]
+        s = sq - d
+        cell = p.sq[s]
+        if (cell & COLOUR_MASK) == own:
+            if ((r.attack_leapers[i] | r.attack_sliders[i]) >> (cell & TYPE_MASK)) & 1:
+                return True
+            continue
+        if cell == EMPTY and r.attack_sliders[i]:
+            s -= d
+            cell = p.sq[s]
+            while cell == EMPTY:
+                s -= d
+                cell = p.sq[s]
+            if (cell & COLOUR_MASK) == own and (r.attack_sliders[i] >> (cell & TYPE_MASK)) & 1:
+                return True
+    return False
+
+
+cdef bint royal_capturable(const Position* p, const Rules* r, int by_side, int castle_e,
+                           int castle_d) noexcept nogil:
+    """Could by_side, moving now, end the game by capturing a royal (or cross a square
+    a castling royal just passed)?  The generic test, valid in every variant."""
+    cdef AttackScan scan
+    scan.castle_e = castle_e
+    scan.castle_d = castle_d
+    scan.royal_hit = -1
+    return walk_rays(p, r, by_side, GEN_ATTACKS, NULL, &scan) != 0
+
+
+cdef bint hill_reached(const Position* p, const Rules* r, int side) noexcept nogil:
+    cdef int k, sq
+    for k in range(p.pcount[side]):
+        sq = p.plist[side][k]
+        if r.value[p.sq[sq] & TYPE_MASK] < 0 and on_hill(r, sq):
+            return True
+    return False
+
+
+cdef bint bare(const Position* p, const Rules* r, int side) noexcept nogil:
+    """Has side nothing left but royal pieces?"""
+    cdef int k
+    for k in range(p.pcount[side]):
+        if r.value[p.sq[p.plist[side][k]] & TYPE_MASK] >= 0:
+            return False
+    return True
+
+
+cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil:
+    """Shatranj's rule (BareKing: loss): the side that just moved is left with only its
+    royal while the side to move has more, so the side to move has won."""
+    return r.bare_king_loses and bare(p, r, p.stm ^ 1) and not bare(p, r, p.stm)
+
+
+cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
+    """Is the move just made (by the side not to move now) illegal?"""
+    cdef int mover = p.stm ^ 1, frm = mv_from(m), to = mv_to(m), s, e = -1, lo, hi
+    if mv_kind(m) == MK_CASTLE:
+        e = frm + CASTLE_STEP[mv_detail(m)]
+    if r.simple_attacks and p.royal_sq[mover] >= 0:
+        if e >= 0:
+            lo = frm if frm < to else to
+            hi = to if frm < to else frm
+            for s in range(lo, hi + 1):
+                if (s >= e - 1 if s < to else s <= e + 1) and attacked(p, r, s, p.stm):
+                    return True
+        return attacked(p, r, p.royal_sq[mover], p.stm)
+    if r.hill and hill_reached(p, r, p.stm):
+        return True
+    return royal_capturable(p, r, p.stm, e, to)
+
+
+# ---------------------------------------------------------------- public C API
+
+cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures_only) noexcept nogil:
+    """Pseudo-legal moves of the side to move (captures and promotions only if asked)."""
+    return walk_rays(p, r, p.stm, GEN_CAPTURES if captures_only else GEN_ALL, out, NULL)
+
+
+cdef bint in_check(const Position* p, const Rules* r) noexcept nogil:
+    """Could the opponent capture a royal of the side to move if it passed?"""
+    if r.simple_attacks and p.royal_sq[p.stm] >= 0:
+        return attacked(p, r, p.royal_sq[p.stm], p.stm ^ 1)
+    return royal_capturable(p, r, p.stm ^ 1, -1, -1)
+
+
+cdef bint is_capture(const Position* p, move_t m) noexcept nogil:
+    return mv_kind(m) == MK_EP or p.sq[mv_to(m)] != EMPTY
+
+
+cdef int captured_type(const Position* p, move_t m) noexcept nogil:
+    if mv_kind(m) == MK_EP:
+        return p.sq[p.ep_victim] & TYPE_MASK
+    return p.sq[mv_to(m)] & TYPE_MASK
+
+
+cdef inline void remove_from_list(Position* p, int side, int sq) noexcept nogil:
+    cdef int idx = p.pindex[sq]
+    p.pcount[side] -= 1
+    cdef int last = p.plist[side][p.pcount[side]]
+    p.plist[side][idx] = last
+    p.pindex[last] = idx
+
+
+cdef inline void restore_to_list(Position* p, int side, int sq, int idx) noexcept nogil:
+    cdef int moved = p.plist[side][idx]
+    p.plist[side][p.pcount[side]] = moved
+    p.pindex[moved] = p.pcount[side]
+    p.pcount[side] += 1
+    p.plist[side][idx] = sq
+    p.pindex[sq] = idx
+
+
+cdef inline void relocate(Position* p, int side, int frm, int to) noexcept nogil:
+    cdef int idx = p.pindex[frm]
+    p.plist[side][idx] = to
+    p.pindex[to] = idx
+
+
+cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
+    """Make m (pseudo-legal for the side to move).  Returns 0 and leaves the position
+    unchanged if the move is illegal, else 1."""
+    cdef int frm = mv_from(m), to = mv_to(m), kind = mv_kind(m), promo = mv_promo(m)
+    cdef int side = p.stm, opp = side ^ 1, capsq, corner, rook_to, step, ep
+    cdef Undo* u = &p.undo[p.ply]
+    cdef piece_t piece = p.sq[frm], victim, moved_piece, corner_piece
+    cdef key_t key = p.key
+    cdef score_t psq = p.psq_score
+    capsq = p.ep_victim if kind == MK_EP else to
+    victim = p.sq[capsq]
+    u.move = m
+    u.moved = piece
+    u.captured = victim
+    u.capture_sq = capsq
+    u.ep_sq = p.ep_sq
+    u.ep_sq2 = p.ep_sq2
+    u.ep_victim = p.ep_victim
+    u.halfmove = p.halfmove
+    u.key = key
+    u.psq_score = psq
+    if p.ep_sq >= 0:
+        key ^= r.zobrist_ep[p.ep_sq]
+    if victim:
+        key ^= piece_key(r, victim, capsq)
+        psq -= piece_psq(r, victim, capsq)
+        u.capture_index = p.pindex[capsq]
+        remove_from_list(p, opp, capsq)
+        p.type_count[opp][victim & TYPE_MASK] -= 1
+        p.sq[capsq] = EMPTY
+    moved_piece = piece | MOVED
+    if promo:
+        moved_piece = (piece & ~TYPE_MASK) | MOVED | promo
+        p.type_count[side][piece & TYPE_MASK] -= 1
+        p.type_count[side][promo] += 1
+    key ^= piece_key(r, piece, frm) ^ piece_key(r, moved_piece, to)
+    psq += piece_psq(r, moved_piece, to) - piece_psq(r, piece, frm)
+    p.sq[frm] = EMPTY
+    p.sq[to] = moved_piece
+    relocate(p, side, frm, to)
+    if kind == MK_CASTLE:
+        step = CASTLE_STEP[mv_detail(m)]
+        corner = frm - r.sq_file[frm] + (r.width - 1 if step > 0 else 0)
+        rook_to = to - step
+        corner_piece = p.sq[corner]
+        u.corner = corner_piece
+        key ^= piece_key(r, corner_piece, corner) ^ piece_key(r, corner_piece | MOVED, rook_to)
+        psq += piece_psq(r, corner_piece, rook_to) - piece_psq(r, corner_piece, corner)
+        p.sq[corner] = EMPTY
+        p.sq[rook_to] = corner_piece | MOVED
+        relocate(p, colour_of(corner_piece), corner, rook_to)
+    p.ep_sq = p.ep_sq2 = p.ep_victim = -1
+    if kind == MK_PUSH:
+        ep = to - (to - frm) // mv_detail(m)
+        p.ep_sq = ep
+        p.ep_sq2 = (ep ^ 16) if r.triple_ep else -1
+        p.ep_victim = to
+        key ^= r.zobrist_ep[ep]
+    p.halfmove = 0 if (victim or (piece & TYPE_MASK) <= 2) else p.halfmove + 1
+    if r.value[piece & TYPE_MASK] < 0 and p.royal_sq[side] == frm:
+        p.royal_sq[side] = to
+    if victim and r.value[victim & TYPE_MASK] < 0:
+        recompute_royal(p, r, opp)
+    p.stm = opp
+    p.key = key ^ r.zobrist_side
+    p.psq_score = psq
+    p.ply += 1
+    if illegal_after(p, r, m):
+        unmake_move(p, r)
+        return False
+    return True
+
+
+cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
+    """Take back the last move made with make_move."""
+    p.ply -= 1
+    cdef Undo* u = &p.undo[p.ply]
+    cdef move_t m = u.move
+    cdef int frm = mv_from(m), to = mv_to(m), side = p.stm ^ 1, opp = p.stm
+    cdef int step, corner, rook_to, promo = mv_promo(m)
+    p.stm = side
+    if mv_kind(m) == MK_CASTLE:
+        step = CASTLE_STEP[mv_detail(m)]
+        corner = frm - r.sq_file[frm] + (r.width - 1 if step > 0 else 0)
+        rook_to = to - step
+        p.sq[rook_to] = EMPTY
+        p.sq[corner] = u.corner
+        relocate(p, colour_of(u.corner), rook_to, corner)
+    p.sq[to] = EMPTY
+    p.sq[frm] = u.moved
+    relocate(p, side, to, frm)
+    if promo:
+        p.type_count[side][promo] -= 1
+        p.type_count[side][u.moved & TYPE_MASK] += 1
+    if u.captured:
+        p.sq[u.capture_sq] = u.captured
+        restore_to_list(p, opp, u.capture_sq, u.capture_index)
+        p.type_count[opp][u.captured & TYPE_MASK] += 1
+        if r.value[u.captured & TYPE_MASK] < 0:
+            recompute_royal(p, r, opp)
+    if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
+        p.royal_sq[side] = frm
+    p.ep_sq = u.ep_sq
+    p.ep_sq2 = u.ep_sq2
+    p.ep_victim = u.ep_victim
+    p.halfmove = u.halfmove
+    p.key = u.key
+    p.psq_score = u.psq_score
+
+
+cdef void make_null(Position* p, const Rules* r) noexcept nogil:
+    """Pass: only the side to move (and the e.p. right) changes."""
+    cdef Undo* u = &p.undo[p.ply]
+    u.move = 0
+    u.ep_sq = p.ep_sq
+    u.ep_sq2 = p.ep_sq2
+    u.ep_victim = p.ep_victim
+    u.halfmove = p.halfmove
+    u.key = p.key
+    u.psq_score = p.psq_score
+    if p.ep_sq >= 0:
+        p.key ^= r.zobrist_ep[p.ep_sq]
+    p.ep_sq = p.ep_sq2 = p.ep_victim = -1
+    p.key ^= r.zobrist_side
+    p.stm ^= 1
+    p.ply += 1
+
+
+cdef void unmake_null(Position* p, const Rules* r) noexcept nogil:
+    p.ply -= 1
+    cdef Undo* u = &p.undo[p.ply]
+    p.stm ^= 1
+    p.ep_sq = u.ep_sq
+    p.ep_sq2 = u.ep_sq2
+    p.ep_victim = u.ep_victim
+    p.key = u.key
+
+
+cdef int repetitions(const Position* p) noexcept nogil:
+    """How often the current position occurred before (same side to move), looking
+    back no further than the last capture or pawn move."""
+    cdef int count = 0, i = p.ply - 2, limit = p.ply - p.halfmove
+    if limit < 0:
+        limit = 0
+    while i >= limit:
+        if p.undo[i].key == p.key:
+            count += 1
+        i -= 2
+    return count
+
+
+cdef int dedupe(move_t* moves, int n) noexcept nogil:
+    """Drop repeated moves (cylinder and bent rays can reach a square twice)."""
+    cdef int i, j, k = 0
+    for i in range(n):
+        for j in range(k):
+            if moves[j] == moves[i]:
+                break
+        else:
+            moves[k] = moves[i]
+            k += 1
+    return k
+
+
+cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil:
+    """Legal moves of the side to move, without duplicates."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n = gen_moves(p, r, moves, False), i, k = 0
+    if r.may_duplicate:
+        n = dedupe(moves, n)
+    for i in range(n):
+        if make_move(p, r, moves[i]):
+            unmake_move(p, r)
+            out[k] = moves[i]
+            k += 1
+    return k
+
+
+cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil:
+    """Leaf count of the legal-move tree; every leaf move is made and unmade."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n, i
+    cdef unsigned long long total = 0
+    if depth <= 0:
+        return 1
+    if bared_out(p, r):
+        return 0
+    n = gen_moves(p, r, moves, False)
+    if r.may_duplicate:
+        n = dedupe(moves, n)
+    for i in range(n):
+        if make_move(p, r, moves[i]):
+            total += perft(p, r, depth - 1) if depth > 1 else 1
+            unmake_move(p, r)
+    return total
+
+
+# ---------------------------------------------------------------- Python surface
+
+_MOVE_RE = re.compile(r"^([a-n])(\d{1,2})([a-n])(\d{1,2})=?([a-zA-Z]?)$")
+
+
+cdef class Board:
+    """A position of one variant, with the game's move history for undo and repetition."""
+
+    def __init__(self, Variant variant not None):
+        self.variant = variant
+        self.rules = &variant.rules
+        self.reset()
+
+    @classmethod
+    def from_name(cls, str name, ini=None):
+        """Board at the start position of a named variant of pieces.ini (or of `ini`)."""
+        from fairymax import loader
+        specs = loader.load_file(ini) if ini else loader.load_default()
+        if name not in specs:
+            raise KeyError(f"unknown variant: {name}")
+        return cls(Variant(specs[name]))
+
+    # ---- setting up
+    cdef void _clear(self):
+        cdef int sq
+        memset(&self.pos, 0, sizeof(Position))
+        for sq in range(NSQ):
+            self.pos.sq[sq] = EMPTY if self.rules.is_board[sq] else EDGE
+        self.pos.ep_sq = self.pos.ep_sq2 = self.pos.ep_victim = -1
+        self.pos.royal_sq[0] = self.pos.royal_sq[1] = -1
+
+    cdef void _finish_setup(self):
+        """Rebuild piece lists, counts, key and psq score from the squares."""
+        cdef Position* p = &self.pos
+        cdef const Rules* r = self.rules
+        cdef int sq, side
+        cdef piece_t pc
+        p.pcount[0] = p.pcount[1] = 0
+        memset(p.type_count, 0, sizeof(p.type_count))
+        p.key = r.zobrist_side if p.stm else 0
+        p.psq_score = 0
+        for sq in range(NSQ):
+            pc = p.sq[sq]
+            if pc == EMPTY or pc == EDGE:
+                continue
+            side = colour_of(pc)
+            p.pindex[sq] = p.pcount[side]
+            p.plist[side][p.pcount[side]] = sq
+            p.pcount[side] += 1
+            p.type_count[side][pc & TYPE_MASK] += 1
+            p.key ^= piece_key(r, pc, sq)
+            p.psq_score += piece_psq(r, pc, sq)
+        if p.ep_sq >= 0:
+            p.key ^= r.zobrist_ep[p.ep_sq]
+        recompute_royal(p, r, 0)
+        recompute_royal(p, r, 1)
+        p.ply = p.root_ply = 0
+        self.history = []
+
+    cdef int _canonical(self, int t):
+        """Use the promotion piece (type 7) for any setup piece identical to it, so that
+        e.g. Fairy-Max's 'S' copy of the Queen in `normal` reads as a Queen."""
+        spec = self.variant.spec
+        if t and t != 7 and len(spec.pieces) >= 7:
+            a, b = spec.pieces[t - 1], spec.pieces[6]
+            if a.value == b.value and a.rays == b.rays:
+                return 7
+        return t
+
+    def reset(self):
+        """The variant's start position: back ranks from the setup lines, a full pawn rank."""
+        cdef const Rules* r = self.rules
+        cdef int f
+        self._clear()
+        self.fullmove_offset = 0
+        for f in range(r.width):
+            if r.home_type[0][f]:
+                self.pos.sq[square(r.back_row[0], f)] = WHITE | self._canonical(r.home_type[0][f])
+            if r.home_type[1][f]:
+                self.pos.sq[square(r.back_row[1], f)] = BLACK | self._canonical(r.home_type[1][f])
+            self.pos.sq[square(r.pawn_row[0], f)] = WHITE | 1
+            self.pos.sq[square(r.pawn_row[1], f)] = BLACK | 2
+        self._finish_setup()
+
+    def set_fen(self, str fen):
+        """Set up a FEN (X-FEN style for any board size).  Raises ValueError with the reason
+        and keeps the old position if the FEN is malformed or the position illegal."""
+        cdef Position saved
+        memcpy(&saved, &self.pos, sizeof(Position))
+        saved_history = self.history
+        try:
+            self._parse_fen(fen)
+        except ValueError:
+            memcpy(&self.pos, &saved, sizeof(Position))
+            self.history = saved_history
+            raise
+
+    cdef _parse_fen(self, str fen):
+        cdef const Rules* r = self.rules
+        cdef Position* p = &self.pos
+        cdef int row, f, t, colour, sq, n, side
+        fields = fen.split()
+        if not fields:
+            raise ValueError("empty FEN")
+        placement = fields[0]
+        if "[" in placement:          # holdings of drop variants: not supported, ignored
+            placement = placement[:placement.index("[")]
+        rows = placement.split("/")
+        if len(rows) != r.height:
+            raise ValueError(f"FEN has {len(rows)} ranks, the board has {r.height}")
+        self._clear()
+        for row, text in enumerate(rows):
+            f = 0
+            for token in re.findall(r"\d+|[A-Za-z]|~|\+|.", text):
+                if token.isdigit():
+                    f += int(token)
+                elif token in "~+":
+                    continue
+                elif token.isalpha():
+                    colour = 0 if token.isupper() else 1
+                    t = self.variant.type_of(token, colour)
+                    if not t or f >= r.width:
+                        raise ValueError(f"bad piece '{token}' in rank {r.height - row}" if not t
+                                         else f"rank {r.height - row} is too long")
+                    p.sq[square(row, f)] = (WHITE if colour == 0 else BLACK) | t | MOVED
+                    f += 1
+                else:
+                    raise ValueError(f"bad character '{token}' in FEN")
+            if f != r.width:
+                raise ValueError(f"rank {r.height - row} has {f} files, the board has {r.width}")
+        side_field = fields[1] if len(fields) > 1 else "w"
+        if side_field not in ("w", "b"):
+            raise ValueError(f"bad side to move '{side_field}'")
+        p.stm = 0 if side_field == "w" else 1
+        self._set_virgin(fields[2] if len(fields) > 2 else "-")
+        if len(fields) > 3 and fields[3] != "-":
+            sq = self._parse_square(fields[3])
+            if sq < 0:
+                raise ValueError(f"bad e.p. square '{fields[3]}'")
+            p.ep_sq = sq
+            p.ep_victim = sq + (-STRIDE if p.stm == 1 else STRIDE)
+            if not (p.sq[p.ep_victim] & TYPE_MASK) in (1, 2) or p.sq[p.ep_victim] == EDGE:
+                p.ep_sq = p.ep_victim = -1     # no pawn to take: ignore the field
+        try:
+            p.halfmove = int(fields[4]) if len(fields) > 4 else 0
+            fullmove = int(fields[5]) if len(fields) > 5 else 1
+        except ValueError:
+            raise ValueError("bad move counters")
+        if p.halfmove < 0 or fullmove < 0:
+            raise ValueError("bad move counters")
+        self._finish_setup()
+        for side in range(2):
+            if p.royal_sq[side] < 0 and not self._has_royal(side) and self._setup_has_royal(side):
+                raise ValueError(f"{'white' if side == 0 else 'black'} has no royal piece")
+        if in_check_of(p, r, p.stm ^ 1):
+            raise ValueError("the side not to move is in check")
+        self.fullmove_offset = 2 * (max(fullmove, 1) - 1) + p.stm
+
+    cdef bint _has_royal(self, int side):
+        cdef int k
+        for k in range(self.pos.pcount[side]):
+            if self.rules.value[self.pos.sq[self.pos.plist[side][k]] & TYPE_MASK] < 0:
+                return True
+        return False
+
+    cdef bint _setup_has_royal(self, int side):
+        cdef int f
+        for f in range(self.rules.width):
+            if self.rules.value[self.rules.home_type[side][f]] < 0:
+                return True
+        return False
+
+    cdef void _set_virgin(self, str rights):
+        """Mark unmoved pieces: pawns on their start rank, pieces on their home square,
+        and royals and corner pieces as the castling field says (KQkq or file letters)."""
+        cdef const Rules* r = self.rules
+        cdef Position* p = &self.pos
+        cdef int sq, side, t, f, row, royal_file
+        castlers = [self._castling_royal_file(0), self._castling_royal_file(1)]
+        for sq in range(NSQ):
+            pc = p.sq[sq]
+            if pc == EMPTY or pc == EDGE:
+                continue
+            side = colour_of(pc)
+            t = pc & TYPE_MASK
+            row, f = r.sq_row[sq], r.sq_file[sq]
+            virgin = False
+            if t <= 2:
+                virgin = row == r.pawn_row[t - 1]
+            elif row == r.back_row[side] and castlers[side] >= 0 and (
+                    f == castlers[side] or f == 0 or f == r.width - 1):
+                virgin = self._castle_right(rights, side, f, castlers[side])
+            elif row == r.back_row[side]:
+                virgin = self._canonical(r.home_type[side][f]) == self._canonical(t)
+            if virgin:
+                p.sq[sq] = pc & ~MOVED
+
+    cdef int _castling_royal_file(self, int side):
+        """File of side's royal if it stands on its home square and has castling rays."""
+        cdef const Rules* r = self.rules
+        cdef int f, j, t
+        for f in range(r.width):
+            t = self.pos.sq[square(r.back_row[side], f)]
+            if t == EMPTY or colour_of(t) != side or r.value[t & TYPE_MASK] >= 0:
+                continue
+            t &= TYPE_MASK
+            for j in range(r.first_ray[t], r.first_ray[t + 1]):
+                if r.ray_mode[j] & 15 == 4 and not (r.ray_mode[j] & 0xC0):
+                    return f
+        return -1
+
+    def _castle_right(self, rights, side, f, royal_file):
+        if rights == "-":
+            return False
+        king, queen = ("K", "Q") if side == 0 else ("k", "q")
+        files = "abcdefghijklmn"
+        own = [c for c in rights if (c.isupper() if side == 0 else c.islower())]
+        if f == royal_file:
+            return bool(own)
+        right = f > royal_file
+        for c in own:
+            if c in (king, queen):
+                if (c == king) == right:
+                    return True
+            elif c.lower() in files and files.index(c.lower()) == f:
+                return True
+        return False
+
+    def fen(self) -> str:
+        """FEN of the position (piece letters of the ini; castling as KQkq)."""
+        cdef const Rules* r = self.rules
+        cdef Position* p = &self.pos
+        cdef int row, f, empty
+        cdef piece_t pc
+        rows = []
+        for row in range(r.height):
+            text, empty = "", 0
+            for f in range(r.width):
+                pc = p.sq[square(row, f)]
+                if pc == EMPTY:
+                    empty += 1
+                    continue
+                if empty:
+                    text += str(empty)
+                    empty = 0
+                text += self._letter(pc)
+            if empty:
+                text += str(empty)
+            rows.append(text)
+        rights = ""
+        for side in range(2):
+            royal_file = self._castling_royal_file(side)
+            if royal_file < 0 or p.sq[square(r.back_row[side], royal_file)] & MOVED:
+                continue
+            for f, letter in ((r.width - 1, "K"), (0, "Q")):
+                pc = p.sq[square(r.back_row[side], f)]
+                if pc != EMPTY and not (pc & MOVED) and colour_of(pc) == side:
+                    rights += letter if side == 0 else letter.lower()
+        ep = self.square_name(p.ep_sq) if p.ep_sq >= 0 else "-"
+        return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[p.stm], rights or "-", ep,
+                                      p.halfmove, 1 + (self.fullmove_offset + len(self.history)) // 2)
+
+    def _letter(self, int pc):
+        letter = self.variant.letter(pc & TYPE_MASK)
+        return letter.upper() if pc & WHITE else letter.lower()
+
+    # ---- squares and moves as text
+    def square_name(self, int sq) -> str:
+        cdef const Rules* r = self.rules
+        rank = r.height - r.sq_row[sq] - (1 if r.height == 10 else 0)
+        return "abcdefghijklmnop"[r.sq_file[sq]] + str(rank)
+
+    cdef int _parse_square(self, str text):
+        cdef const Rules* r = self.rules
+        m = re.fullmatch(r"([a-n])(\d{1,2})", text)
+        if not m:
+            return -1
+        f = ord(m.group(1)) - ord("a")
+        rank = int(m.group(2))
+        row = r.height - rank - (1 if r.height == 10 else 0)
+        if not (0 <= f < r.width and 0 <= row < r.height):
+            return -1
+        return square(row, f)
+
+    def move_text(self, int m) -> str:
+        """XBoard coordinate notation: e2e4, e7e8q; castling as the royal's move."""
+        text = self.square_name(mv_from(m)) + self.square_name(mv_to(m))
+        if mv_promo(m):
+            text += self.variant.letter(mv_promo(m)).lower()
+        return text
+
+    def parse_move(self, str text) -> int:
+        """Legal move from XBoard text (also O-O / O-O-O); ValueError if none."""
+        text = text.strip()
+        legal = self.legal_moves()
+        if text.upper().replace("0", "O") in ("O-O", "O-O-O"):
+            want_right = text.count("-") == 1
+            for m in legal:
+                if mv_kind(m) == MK_CASTLE and (CASTLE_STEP[mv_detail(m)] > 0) == want_right:
+                    return m
+            raise ValueError(f"no castling move {text}")
+        found = _MOVE_RE.match(text)
+        if not found:
+            raise ValueError(f"malformed move {text}")
+        frm = self._parse_square(found.group(1) + found.group(2))
+        to = self._parse_square(found.group(3) + found.group(4))
+        suffix = found.group(5)
+        candidates = [m for m in legal if mv_from(m) == frm and mv_to(m) == to]
+        if not candidates:
+            raise ValueError(f"illegal move {text}")
+        if not any(mv_promo(m) for m in candidates):
+            return candidates[0]
+        if not suffix:
+            return candidates[0]             # the preferred promotion
+        side = self.pos.stm
+        t = self.variant.type_of(suffix, side)
+        for m in candidates:
+            if mv_promo(m) == t:
+                return m
+        if self.variant.promotion_choices(side) or not t:
+            raise ValueError(f"illegal promotion {text}")
+        # Fairy-Max's rule: any piece the user names, unless royal or valued ...3
+        value = self.rules.value[t]
+        if value == -1 or abs(value) % 10 == 3:
+            raise ValueError(f"illegal promotion {text}")
+        return (candidates[0] & ~(0xF << 18)) | (t << 18)
+
+    # ---- moves
+    def legal_moves(self) -> list:
+        cdef move_t moves[MAX_MOVES]
+        cdef int n = legal_moves(&self.pos, self.rules, moves)
+        return [moves[i] for i in range(n)]
+
+    def push(self, int m):
+        """Make a legal move (as returned by legal_moves or parse_move)."""
+        if self.pos.ply >= MAX_GAME_PLY - HISTORY_RESERVE:
+            raise ValueError("game too long")
+        if mv_from(m) >= NSQ or mv_to(m) >= NSQ or not self.rules.is_board[mv_from(m)] \
+                or (self.pos.sq[mv_from(m)] & COLOUR_MASK) != colour_bit(self.pos.stm):
+            raise ValueError(f"not a move of the side to move: {m}")
+        if not make_move(&self.pos, self.rules, m):
+            raise ValueError(f"illegal move {self.move_text(m)}")
+        self.history.append(m)
+
+    def pop(self) -> int:
+        """Take back the last pushed move; IndexError if there is none."""
+        if not self.history:
+            raise IndexError("no move to take back")
+        unmake_move(&self.pos, self.rules)
+        return self.history.pop()
+
+    def copy(self):
+        cdef Board b = Board.__new__(Board)
+        b.variant = self.variant
+        b.rules = self.rules
+        memcpy(&b.pos, &self.pos, sizeof(Position))
+        b.history = list(self.history)
+        b.fullmove_offset = self.fullmove_offset
+        return b
+
+    # ---- state
+    @property
+    def side_to_move(self) -> int:
+        return self.pos.stm
+
+    @property
+    def halfmove_clock(self) -> int:
+        return self.pos.halfmove
+
+    @property
+    def key(self) -> int:
+        return self.pos.key
+
+    def in_check(self) -> bool:
+        return in_check(&self.pos, self.rules)
+
+    def repetitions(self) -> int:
+        return repetitions(&self.pos)
+
+    def piece_at(self, str square_text):
+        """(letter as in FEN, unmoved) of the piece on a square, or None."""
+        cdef int sq = self._parse_square(square_text)
+        if sq < 0:
+            raise ValueError(f"bad square {square_text}")
+        pc = self.pos.sq[sq]
+        return None if pc == EMPTY else (self._letter(pc), not (pc & MOVED))
+
+    def pieces(self, int side) -> list:
+        """[(square name, type)] of one colour's pieces."""
+        return [(self.square_name(self.pos.plist[side][k]), self.pos.sq[self.pos.plist[side][k]] & TYPE_MASK)
+                for k in range(self.pos.pcount[side])]
+
+    def outcome(self, int claim_moves=50):
+        """(result, comment) if the game is over by rule in this position, else None."""
+        cdef const Rules* r = self.rules
+        cdef int side = self.pos.stm, k, mover = side ^ 1
+        winner = lambda s: "1-0" if s == 0 else "0-1"
+        name = lambda s: "White" if s == 0 else "Black"
+        if r.hill and hill_reached(&self.pos, r, mover):
+            return winner(mover), f"{name(mover)} reaches the hill"
+        if r.bare_king_loses and bare(&self.pos, r, 0) and bare(&self.pos, r, 1):
+            return "1/2-1/2", "Bare kings"
+        if bared_out(&self.pos, r):
+            return winner(side), f"{name(mover)} has a bare king"
+        if not self.legal_moves():
+            if self.in_check():
+                return winner(mover), f"{name(mover)} mates"
+            if r.stalemate_score < 0:
+                return winner(mover), f"{name(side)} is stalemated"
+            return "1/2-1/2", "Stalemate"
+        if self.repetitions() >= 2:
+            return "1/2-1/2", "Draw by repetition"
+        if claim_moves and self.pos.halfmove >= 2 * claim_moves:
+            return "1/2-1/2", "Draw by fifty move rule"
+        return None
+
+    # ---- perft
+    def perft(self, int depth) -> int:
+        cdef unsigned long long n
+        with nogil:
+            n = perft(&self.pos, self.rules, depth)
+        return n
+
+    def divide(self, int depth) -> list:
+        """[(move text, leaf count)] per legal root move."""
+        out = []
+        for m in self.legal_moves():
+            make_move(&self.pos, self.rules, m)
+            out.append((self.move_text(m), self.perft(depth - 1)))
+            unmake_move(&self.pos, self.rules)
+        return out
+
+
+cdef inline int square(int row, int f) noexcept nogil:
+    return (GUARD_ROWS + row) * STRIDE + f
+
+
+cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogil:
+    """Is `side` (to move or not) exposed to a royal capture by the other side?"""
+    if r.simple_attacks and p.royal_sq[side] >= 0:
+        return attacked(p, r, p.royal_sq[side], side ^ 1)
+    return royal_capturable(p, r, side ^ 1, -1, -1)

@@ -1,0 +1,78 @@
+# cython: language_level=3
+"""Shared C types, constants and the packed-move layout of the engine core.
+
+Board geometry: rows 16 cells wide (Fairy-Max's step vectors assume this), with
+GUARD_ROWS rows of EDGE cells above and below the board and EDGE cells in the
+columns right of the last file.  A square index is (GUARD_ROWS + row) * 16 + file,
+row 0 being the top rank (Black's back rank), so Fairy-Max's "-16 = toward rank 8"
+steps apply unchanged.  Boards up to MAX_FILES x MAX_RANKS.
+"""
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+
+ctypedef int32_t move_t
+ctypedef int32_t score_t
+ctypedef uint64_t key_t
+ctypedef uint8_t piece_t
+
+cdef enum:
+    STRIDE = 16
+    GUARD_ROWS = 4
+    MAX_FILES = 14
+    MAX_RANKS = 16
+    NSQ = (MAX_RANKS + 2 * GUARD_ROWS) * STRIDE    # 384 cells
+    FIRST_SQ = GUARD_ROWS * STRIDE
+    MAX_TYPES = 16          # piece types 1..15
+    MAX_RAYS = 256
+    MAX_PIECES = 64         # per colour
+    MAX_MOVES = 512         # per position
+    MAX_GAME_PLY = 4096     # undo stack / repetition history (game + search)
+
+# Piece byte: bits 0-3 type (1..15), bit 4 white, bit 5 black, bit 6 has-moved.
+# EDGE has both colour bits, so "cell & own_colour" stops a ray at the edge and
+# at an own piece with one test.
+cdef enum:
+    EMPTY = 0
+    TYPE_MASK = 0x0F
+    WHITE = 0x10
+    BLACK = 0x20
+    COLOUR_MASK = 0x30
+    MOVED = 0x40
+    EDGE = 0x30
+
+# Ray mode bits, as in Fairy-Max's fmax.ini.
+cdef enum:
+    M_CAPTURE = 1
+    M_QUIET = 2
+    M_LEAP = 4
+    M_HOP = 8
+    M_CYLINDER = 0x100
+    M_MULTIPATH = 0x200
+
+# Packed move (move_t, always >= 0; 0 = no move):
+#   bits  0-8   from square        bits  9-17  to square
+#   bits 18-21  promotion type     bits 22-23  kind (MK_*)
+#   bits 24-27  kind detail: castling step index (MK_CASTLE) or number of steps
+#               of a multi-step pawn push (MK_PUSH)
+cdef enum:
+    MK_NORMAL = 0
+    MK_EP = 1          # captures the piece on the previous move's destination
+    MK_CASTLE = 2      # also moves the corner piece
+    MK_PUSH = 3        # pawn multi-step that grants e.p. rights
+
+cdef inline move_t mv_pack(int frm, int to, int promo, int kind, int detail) noexcept nogil:
+    return frm | (to << 9) | (promo << 18) | (kind << 22) | (detail << 24)
+
+cdef inline int mv_from(move_t m) noexcept nogil:
+    return m & 0x1FF
+
+cdef inline int mv_to(move_t m) noexcept nogil:
+    return (m >> 9) & 0x1FF
+
+cdef inline int mv_promo(move_t m) noexcept nogil:
+    return (m >> 18) & 0xF
+
+cdef inline int mv_kind(move_t m) noexcept nogil:
+    return (m >> 22) & 0x3
+
+cdef inline int mv_detail(move_t m) noexcept nogil:
+    return (m >> 24) & 0xF

@@ -1,0 +1,49 @@
+# cython: language_level=3
+"""The compiled rules of one variant: C arrays read by move generation and search."""
+from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
+
+cdef struct Rules:
+    int width, height          # files, ranks
+    int num_types              # piece types are 1..num_types
+    # rays of type t: ray_step/ray_mode[first_ray[t] .. first_ray[t+1]-1]
+    int first_ray[MAX_TYPES + 1]
+    int ray_step[MAX_RAYS]
+    int ray_mode[MAX_RAYS]     # full Fairy-Max mode word (second-step XOR in bits 12+)
+    int value[MAX_TYPES]       # Fairy-Max value: centipawns, negative = royal
+    int centralized[MAX_TYPES] # lower-case letter in the ini
+    # promotion: a pawn (type 1 white, 2 black) landing on its zone row becomes
+    # promo_type[colour][file]; promo_row[colour] is that row (-1: never)
+    int promo_row[2]
+    int promo_type[2][16]
+    # extra promotion choices (pieces.ini extension "Promote:"), 0-terminated
+    int promo_choices[2][MAX_TYPES]
+    int pawn_row[2]            # start row of the pawns
+    int home_type[2][16]       # setup back rank per colour and file
+    int back_row[2]
+    int triple_ep              # e.p. also on the square next to the skipped one
+    int hill                   # king-of-the-hill: royal on a centre square wins
+    int stalemate_score        # score for the side that is stalemated (0 draw)
+    int bare_king_loses        # pieces.ini extension: a bare royal loses
+    int simple_attacks         # every capture ray is a plain leaper or slider
+    # for simple_attacks: a square is attacked from direction attack_step[i] by a
+    # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t
+    int num_attack_dirs
+    int attack_step[MAX_RAYS]
+    int attack_leapers[MAX_RAYS]
+    int attack_sliders[MAX_RAYS]
+    int castles                # some piece has a castling ray
+    int may_duplicate          # generator can emit the same move twice
+    int is_board[NSQ]          # 1 on playable squares
+    int sq_row[NSQ]            # row (0 = top) and file of a square
+    int sq_file[NSQ]
+    key_t zobrist[32][NSQ]     # [type | colour<<4][square]
+    key_t zobrist_virgin[NSQ]
+    key_t zobrist_ep[NSQ]
+    key_t zobrist_side
+    score_t psq[32][NSQ]       # piece-square value, from the owner's view; set by evaluate
+
+cdef class Variant:
+    cdef Rules rules
+    cdef readonly object spec  # the loader's VariantSpec
+    cdef public int pawn_rank  # rank (1-based, own side) the pawns start on
+    cdef _build_attack_tables(self)

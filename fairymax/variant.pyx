@@ -1,0 +1,216 @@
+# cython: language_level=3
+"""Compile a loader.VariantSpec into the C arrays (Rules) that move generation reads.
+
+All of Fairy-Max's rule conventions that are not plain ray data are resolved here,
+once: pawn and promotion rows from the `=N` zone suffix, the promotion piece
+(type 7, black's type 9 exception, the 4th-rank "piece of the file" rule), the
+king-of-the-hill and stalemate-loss flags, and the fast attack tables.
+"""
+from libc.string cimport memset
+
+from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
+                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, M_HOP)
+
+cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef unsigned long long z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+def square_index(int row, int file):
+    """Cell index of (row from the top, file from the left)."""
+    return (GUARD_ROWS + row) * STRIDE + file
+
+
+cdef bint _is_simple_ray(int step, int mode, int ptype):
+    """True for a ray that attacks like a plain leaper/slider (or never attacks)."""
+    cdef int low = mode & 15
+    cdef int toggle = (mode >> 4) & 15
+    if low == 4:
+        # initial-move rays: pushes and castling never capture; F4-style leaps and
+        # a pawn's 34 do, through an odd path, so they need the generic test
+        if mode & 0x40:
+            return (mode & 0x10) == 0
+        if ptype > 2:
+            return True           # castling (its destination must be empty)
+        return (toggle & 1) == 0
+    return toggle == 0 and (mode >> 8) == 0 and low not in (0, 4, 8)
+
+
+cdef class Variant:
+    """C tables for one variant; build with Variant(spec) from a loader.VariantSpec."""
+
+    def __init__(self, spec):
+        cdef Rules* r = &self.rules
+        cdef int t, i, j, row, f, sq, c, zone, pawn_rank, step, mode, n, ptype
+        cdef unsigned long long seed = 0x2545F4914F6CDD1DULL
+        memset(r, 0, sizeof(Rules))
+        self.spec = spec
+        width, height = spec.width, spec.height
+        if not (1 <= width <= MAX_FILES and 2 <= height <= MAX_RANKS):
+            raise ValueError(f"{spec.name}: board {width}x{height} is larger than {MAX_FILES}x{MAX_RANKS}")
+        if len(spec.pieces) > MAX_TYPES - 1:
+            raise ValueError(f"{spec.name}: more than {MAX_TYPES - 1} piece types")
+        r.width = width
+        r.height = height
+        r.num_types = len(spec.pieces)
+        for sq in range(NSQ):
+            r.sq_row[sq] = sq // STRIDE - GUARD_ROWS
+            r.sq_file[sq] = sq % STRIDE
+            r.is_board[sq] = 0 <= r.sq_row[sq] < height and r.sq_file[sq] < width
+
+        n = 0
+        for t, piece in enumerate(spec.pieces, start=1):
+            r.first_ray[t] = n
+            r.value[t] = piece.value
+            r.centralized[t] = piece.letter.islower()
+            for step, mode in piece.rays:
+                if n >= MAX_RAYS:
+                    raise ValueError(f"{spec.name}: more than {MAX_RAYS} rays")
+                r.ray_step[n] = step
+                r.ray_mode[n] = mode
+                n += 1
+        for t in range(len(spec.pieces) + 1, MAX_TYPES + 1):
+            r.first_ray[t] = n
+
+        # Pawn rows and promotion, as Fairy-Max derives them from "=N".
+        zone = spec.zone - 1
+        pawn_rank = zone if zone else 1
+        if zone < 0:
+            pawn_rank = -1 - zone
+            zone = 0
+        r.pawn_row[0] = height - 1 - pawn_rank
+        r.pawn_row[1] = pawn_rank
+        r.back_row[0] = height - 1
+        r.back_row[1] = 0
+        r.promo_row[0] = zone
+        r.promo_row[1] = height - 1 - zone
+        self.pawn_rank = pawn_rank
+        for f in range(width):
+            r.home_type[0][f] = spec.white_setup[f]
+            r.home_type[1][f] = spec.black_setup[f]
+        white_has = {t for t in spec.white_setup if t}
+        black_has = {t for t in spec.black_setup if t}
+        black_promo = 9 if (7 not in black_has and 9 in black_has and 7 in white_has) else 7
+        for f in range(width):
+            r.promo_type[0][f] = 7
+            r.promo_type[1][f] = black_promo
+            if pawn_rank == 3:
+                # Pawns from the 4th rank promote to the piece that started on the file
+                # (on the royal's file: its a-side neighbour).
+                home = spec.white_setup[f]
+                if home and r.value[home] < 0 and f > 0:
+                    home = spec.white_setup[f - 1]
+                if home:
+                    r.promo_type[0][f] = r.promo_type[1][f] = home
+        if spec.promote:
+            for c, letters in enumerate(spec.promote):
+                for i, letter in enumerate(letters[:MAX_TYPES - 1]):
+                    r.promo_choices[c][i] = self.type_of(letter, c)
+
+        step0 = spec.pieces[0].rays[0] if spec.pieces[0].rays else (0, 0)
+        r.triple_ep = height == 10 and step0[0] == -16 and (step0[1] & 0xC00) != 0
+        r.hill = r.num_types >= 3 and r.value[3] == -2
+        r.stalemate_score = -30000 if (r.num_types >= 9 and r.value[9] == -2) else 0
+        if spec.stalemate == "loss":
+            r.stalemate_score = -30000
+        elif spec.stalemate == "draw":
+            r.stalemate_score = 0
+        r.bare_king_loses = bool(spec.bare_king)
+
+        self._build_attack_tables()
+
+        for c in range(32):
+            for sq in range(NSQ):
+                r.zobrist[c][sq] = _splitmix(&seed)
+        for sq in range(NSQ):
+            r.zobrist_virgin[sq] = _splitmix(&seed)
+            r.zobrist_ep[sq] = _splitmix(&seed)
+        r.zobrist_side = _splitmix(&seed)
+
+    cdef _build_attack_tables(self):
+        cdef Rules* r = &self.rules
+        cdef int t, j, step, mode, low, i, max_lateral = 0
+        simple = True
+        bent = False
+        directions = {}      # step -> [leaper mask, slider mask]
+        for t in range(1, r.num_types + 1):
+            if r.value[t] < -665:
+                simple = False
+            for j in range(r.first_ray[t], r.first_ray[t + 1]):
+                step, mode = r.ray_step[j], r.ray_mode[j]
+                low = mode & 15
+                max_lateral = max(max_lateral, abs(((step + 8) & 15) - 8))
+                if (mode & 0x100) or ((mode >> 12) != 0 and low != 4 and not (mode & 0x200)):
+                    bent = True
+                if low == 4 and t > 2 and not (mode & 0xC0):
+                    r.castles = 1
+                if not _is_simple_ray(step, mode, t):
+                    simple = False
+                    continue
+                if low == 4 or not (low & M_CAPTURE):
+                    continue
+                entry = directions.setdefault(step, [0, 0])
+                entry[0 if low & M_LEAP else 1] |= 1 << t
+        if r.width + max_lateral > STRIDE:
+            raise ValueError(f"{self.spec.name}: {r.width} files leave no room for a sideways leap of {max_lateral}")
+        r.simple_attacks = simple and not r.hill
+        r.may_duplicate = bent
+        for i, (step, (leapers, sliders)) in enumerate(sorted(directions.items())):
+            r.attack_step[i] = step
+            r.attack_leapers[i] = leapers
+            r.attack_sliders[i] = sliders
+        r.num_attack_dirs = len(directions)
+
+    # ---- Python-level description -------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def width(self) -> int:
+        return self.rules.width
+
+    @property
+    def height(self) -> int:
+        return self.rules.height
+
+    @property
+    def num_types(self) -> int:
+        return self.rules.num_types
+
+    def letter(self, int ptype) -> str:
+        """The ini letter of a piece type (as written in the ini)."""
+        return self.spec.pieces[ptype - 1].letter
+
+    def value(self, int ptype) -> int:
+        return self.rules.value[ptype]
+
+    def type_of(self, str letter, int colour) -> int:
+        """Piece type for a letter: the first type with it for White, the last for Black."""
+        lower = letter.lower()
+        found = [i + 1 for i, p in enumerate(self.spec.pieces) if p.letter.lower() == lower]
+        if not found:
+            return 0
+        return found[0] if colour == 0 else found[len(found) - 1]
+
+    def promotion_choices(self, int colour) -> list:
+        """Types a pawn of this colour may promote to; the first is the engine's default."""
+        cdef int i = 0
+        out = []
+        while i < MAX_TYPES and self.rules.promo_choices[colour][i]:
+            out.append(self.rules.promo_choices[colour][i])
+            i += 1
+        return out
+
+    def flags(self) -> dict:
+        """Derived rule flags, for tests and debugging."""
+        cdef Rules* r = &self.rules
+        return {
+            "simple_attacks": bool(r.simple_attacks), "may_duplicate": bool(r.may_duplicate),
+            "hill": bool(r.hill), "triple_ep": bool(r.triple_ep), "castles": bool(r.castles),
+            "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
+            "promo_row": (r.promo_row[0], r.promo_row[1]), "pawn_row": (r.pawn_row[0], r.pawn_row[1]),
+        }

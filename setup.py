@@ -1,0 +1,35 @@
+"""Build the fairymax package: every fairymax/*.pyx becomes a C extension.
+
+Hot modules set boundscheck/wraparound off in their own header line; cold ones keep
+Cython's safe defaults.  FAIRYMAX_DEBUG=1 builds without optimisation, with symbols.
+"""
+import os
+from glob import glob
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("FAIRYMAX_DEBUG") == "1"
+
+directives = {"language_level": 3}
+
+extensions = [
+    Extension(
+        path[:-4].replace(os.sep, "."),
+        [path],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+    for path in sorted(glob(os.path.join("fairymax", "*.pyx")))
+]
+
+setup(
+    name="fairymax",
+    version="0.1.0",
+    description="XBoard chess-variant engine in the style of Fairy-Max, with a Cython core",
+    packages=["fairymax"],
+    package_data={"fairymax": ["*.pxd", "*.pyx"]},
+    ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False),
+    python_requires=">=3.9",
+    extras_require={"test": ["pytest", "chess"]},
+    entry_points={"console_scripts": ["fairymax=fairymax.__main__:main"]},
+)
