@@ -183,9 +183,15 @@ def test_pieces_ini_promotion_defaults(ours):
         assert spec.promotion_numbers(1)[0] == black_default, name
 
 
+# Piece letters pieces.ini changes to the ones XBoard uses for the variants it knows
+# (XBoard's Janus piece is J, Fairy-Max's ini calls it A); the moves are untouched.
+LETTER_CHANGES = {("janus", "A"): "J"}
+
+
 @needs_fmax
 def test_pieces_ini_rules_identical_to_fmax(ours, fmax):
-    """Every block has fmax.ini's pieces, setup, zone, pieceToChar, parent, info and GUI lines."""
+    """Every block has fmax.ini's pieces, setup, zone, pieceToChar, parent, info and GUI lines
+    (letters only where LETTER_CHANGES says)."""
     ours_lines = default_ini_path().read_text().splitlines()
     fmax_lines = FMAX_INI.read_text().splitlines()
     for name, theirs in fmax.items():
@@ -195,8 +201,9 @@ def test_pieces_ini_rules_identical_to_fmax(ours, fmax):
             assert getattr(mine, attr) == getattr(theirs, attr), (name, attr)
         assert len(mine.pieces) == len(theirs.pieces), name
         for a, b in zip(mine.pieces, theirs.pieces):
-            assert (a.letter, a.value, a.rays) == (b.letter, b.value, b.rays), name
-            assert ours_lines[a.line - 1].split() == fmax_lines[b.line - 1].split(), name
+            letter = LETTER_CHANGES.get((name, b.letter), b.letter)
+            assert (a.letter, a.value, a.rays) == (letter, b.value, b.rays), name
+            assert ours_lines[a.line - 1].split()[1:] == fmax_lines[b.line - 1].split()[1:], name
         assert ours_lines[mine.line - 1].split() == fmax_lines[theirs.line - 1].split(), name
 
 
