@@ -29,8 +29,10 @@ from typing import Optional
 
 MOVE_OVERHEAD_MS = 50       # GUI/pipe/OS latency reserved per move
 SUDDEN_DEATH_MOVES = 30     # moves assumed left when no session length is given
+SUDDEN_DEATH_MOVES_NO_INC = 40
 MAX_MOVES_TO_GO = 50
 MIN_HARD_MS = 1.0
+LATENCY_SHARE = 0.2         # without increment: reserve this much overhead per later move
 UNTIMED_SOFT_MS = 2000.0    # no `level`/`st`/`sd`/`nps` received at all
 UNTIMED_HARD_MS = 10000.0
 
@@ -159,7 +161,7 @@ class TimeManager:
         """Own moves until the next time control (an estimate in sudden death)."""
         if self.mps:
             return min(MAX_MOVES_TO_GO, self.mps - self.moves_done % self.mps)
-        return SUDDEN_DEATH_MOVES
+        return SUDDEN_DEATH_MOVES if self.inc_ms else SUDDEN_DEATH_MOVES_NO_INC
 
     def allot(self) -> Limits:
         """The limits for the next own move."""
@@ -186,12 +188,14 @@ class TimeManager:
 
     def _clock_budget(self) -> tuple[float, float]:
         """(soft, hard) ms for a move from the own clock and increment."""
+        mtg = self.moves_to_go()
         overhead = 0.0 if self.nps else self.overhead_ms
-        avail = self.clock_ms - overhead
+        # keep the overhead for this move and a latency share for each later one
+        reserve = overhead * (1.0 + LATENCY_SHARE * (mtg - 1)) if not self.inc_ms else overhead
+        avail = self.clock_ms - reserve
         if avail <= 0:
             # out of time already (or nearly): move at once
-            return 0.0, max(MIN_HARD_MS, min(self.clock_ms * 0.5, 10.0))
-        mtg = self.moves_to_go()
+            return 0.0, max(MIN_HARD_MS, min(self.clock_ms * 0.1, 10.0))
         target = avail / mtg + 0.75 * self.inc_ms
         if mtg == 1:
             target = min(target, avail * 0.7)
