@@ -593,7 +593,7 @@ class Driver:
             f"ResignThreshold -spin {self.resign_threshold} 200 1200",
             f"ClaimDrawAfter -spin {self.claim_moves} 0 200",
             f"IniFile -file {self.ini_path}",
-            f"MultiPV -spin {self.multipv} 1 32",
+            f"MultiPVLines -spin {self.multipv} 1 32",
             f"MoveOverhead -spin {int(self.tm.overhead_ms)} 0 10000",
         ]
         fairy = self.fairy_names()
@@ -927,7 +927,7 @@ class Driver:
                 self.resign_threshold = min(max(int(value), 1), 100000)
             elif key == "claimdrawafter":
                 self.claim_moves = max(0, int(value))
-            elif key == "multipv":
+            elif key in ("multipvlines", "multipv"):
                 self.multipv = min(max(int(value), 1), 256)
             elif key == "moveoverhead":
                 self.tm.overhead_ms = max(0, int(value))

@@ -39,7 +39,7 @@ def test_handshake_features_within_two_seconds():
         options = re.findall(r'^feature option="([^"]+)"$', text, re.M)
         names = [o.split(" -")[0] for o in options]
         assert all(" " not in n for n in names)
-        for want in ("Resign", "ResignThreshold", "ClaimDrawAfter", "IniFile", "MultiPV",
+        for want in ("Resign", "ResignThreshold", "ClaimDrawAfter", "IniFile", "MultiPVLines",
                      "VariantFairySelects"):
             assert want in names
         assert not [line for line in lines if not line.startswith("feature ")]
@@ -208,7 +208,7 @@ def test_analyze(engine):
 
 def test_analyze_exclude_and_multipv(engine):
     engine.send("new", "force", "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
-                "exclude a1a8", "option MultiPV=2", "post", "analyze")
+                "exclude a1a8", "option MultiPVLines=2", "post", "analyze")
     lines = engine.expect(THINK, 5)
     time.sleep(0.5)
     engine.send("exit")
@@ -281,7 +281,7 @@ def test_time_controls_always_answered(engine, tc):
 
 def test_options_and_resources(engine):
     engine.send("memory 16", "cores 2", "egtpath syzygy /tmp", "option Resign=1",
-                "option ResignThreshold=300", "option ClaimDrawAfter=40", "option MultiPV=1",
+                "option ResignThreshold=300", "option ClaimDrawAfter=40", "option MultiPVLines=1",
                 "option ClearHash", "option MoveOverhead=20",
                 "option VariantFairySelects=fairy/FIDE-Nutters", "option NoSuchOption=3")
     assert engine.sync() == ["Error (unknown option): NoSuchOption"]
