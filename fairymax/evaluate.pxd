@@ -1,0 +1,18 @@
+# cython: language_level=3
+"""Static evaluation driven by variant data (see evaluate.pyx for the terms)."""
+from fairymax.types cimport score_t, NSQ, MAX_TYPES
+from fairymax.variant cimport Rules, Variant
+from fairymax.board cimport Position
+
+cdef struct EvalInfo:
+    int nonpawn[MAX_TYPES]      # value of a non-pawn, non-royal type, else 0
+    int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
+    int slider_rays[MAX_TYPES]  # 1 if the type has a plain sliding ray (mobility walks it)
+    int full_material           # non-pawn material of one side at the start position (>= 1)
+    int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
+    int mobility                # centipawns per square (0: no mobility term)
+    int lazy_margin             # lazy evaluation skips the slow terms outside this margin
+
+cdef int eval_info_init(EvalInfo* e, Variant variant) except -1
+cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil
+cdef int psq_total(const Position* p, const Rules* r) noexcept nogil

@@ -1,0 +1,321 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Static evaluation for any piece set, driven by the variant's data.
+
+Terms (centipawns; `evaluate` returns the side to move's view):
+
+* incremental (Board keeps pos.psq_score from Rules.psq, filled by init_psq):
+  material from the ini values (royals 0); Fairy-Max's centralisation for
+  lower-case (Rules.centralized) pieces; pawn advancement, growing near the
+  promotion zone (divided by 8 when the promoted piece is weak, as Fairy-Max);
+* per call, walking the piece lists: pawn structure (doubled, isolated, passed);
+  royal safety blended by the opponent's material (stay home and keep pawns in
+  front in the middle game, centralise in the end game); mobility of pieces
+  with a sliding ray (squares reached by the first step of every ray, all
+  squares of sliding rays; leapers get centralisation instead);
+  mop-up against a bare royal (drive it to the edge, bring the royals
+  together); a drawish-material scale (no pawns, less than a minor ahead).
+
+The slow per-call terms are skipped when the incremental score is outside
+[alpha - lazy_margin, beta + lazy_margin] (lazy evaluation).
+"""
+from fairymax.types cimport (score_t, NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE,
+                             COLOUR_MASK, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, STRIDE)
+from fairymax.variant cimport Rules, Variant
+from fairymax.board cimport Position, Board
+
+cdef enum:
+    CENTRE_SPREAD = 30      # centralised piece: corner to centre difference
+    DOUBLED = 12
+    ISOLATED = 10
+    MOBILITY = 2            # per reachable square
+    KING_HOME = 12          # middle game, per rank away from home
+    KING_SHELTER = 8        # middle game, per own piece right in front of the royal
+    KING_CENTRE = 2         # end game, per unit of centre closeness (0..16)
+    MOPUP_EDGE = 10
+    MOPUP_CLOSE = 6
+    LAZY_MARGIN = 250
+
+# passed-pawn bonus by steps to promotion (index 1 = one step away)
+cdef int PASSED[8]
+PASSED[:] = [0, 70, 45, 28, 16, 10, 6, 4]
+# advancement bonus by steps to promotion, Fairy-Max's +64 on the 6th, +128 on the 7th
+cdef int ADVANCE[8]
+ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
+
+
+cdef inline int colour_of(int piece) noexcept nogil:
+    """0 for a white piece byte, 1 for black."""
+    return (piece >> 5) & 1
+
+
+cdef inline int psq_index(int piece) noexcept nogil:
+    """Row of Rules.psq for a piece byte: type | colour << 4."""
+    return (piece & TYPE_MASK) | (colour_of(piece) << 4)
+
+
+cdef inline int iabs(int x) noexcept nogil:
+    return -x if x < 0 else x
+
+
+cdef inline int imax(int a, int b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef inline int imin(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef int steps_to_promotion(const Rules* r, int colour, int row) noexcept nogil:
+    """Pawn steps from `row` to the colour's promotion row (99 if it never promotes)."""
+    cdef int target = r.promo_row[colour]
+    if target < 0:
+        return 99
+    return row - target if colour == 0 else target - row
+
+
+cdef void fill_psq(Rules* r) noexcept nogil:
+    """Fill r.psq[type | colour << 4][sq] from the owner's view (see module doc)."""
+    cdef int t, c, sq, row, file, steps, bonus, value, promo
+    cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0
+    cdef double d2, maxd2 = cx * cx + cy * cy
+    for t in range(32):
+        for sq in range(NSQ):
+            r.psq[t][sq] = 0
+    for t in range(1, r.num_types + 1):
+        value = r.value[t] if r.value[t] > 0 else 0
+        for c in range(2):
+            for sq in range(NSQ):
+                if not r.is_board[sq]:
+                    continue
+                row = r.sq_row[sq]
+                file = r.sq_file[sq]
+                bonus = 0
+                if t == 1 + c:          # the colour's pawn
+                    steps = steps_to_promotion(r, c, row)
+                    if 0 < steps < 8:
+                        bonus = ADVANCE[steps]
+                        promo = r.promo_type[c][file]
+                        if promo > 0 and r.value[promo] < 250:
+                            bonus = bonus // 8
+                    # central pawns gain a little per step from their start row
+                    if r.pawn_row[c] >= 0 and 2 * file >= r.width // 2 - 1 and 2 * file <= r.width + r.width // 2 - 1:
+                        bonus += 4 * imax(0, iabs(row - r.pawn_row[c]))
+                elif r.centralized[t] and r.value[t] > 0:
+                    d2 = (file - cx) * (file - cx) + (row - cy) * (row - cy)
+                    bonus = <int>(CENTRE_SPREAD * (1.0 - d2 / maxd2)) - CENTRE_SPREAD // 2
+                r.psq[t | (c << 4)][sq] = value + bonus
+
+
+def init_psq(Variant variant):
+    """Fill variant.rules.psq (material + positional terms). Idempotent and cheap (microseconds).
+
+    Must be called before searching a variant; a Board created earlier keeps a stale
+    psq_score, which the Searcher recomputes on its own copy (psq_total).
+    """
+    with nogil:
+        fill_psq(&variant.rules)
+
+
+cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
+    """Sum of Rules.psq over all pieces, White's view (what Board maintains incrementally)."""
+    cdef int c, k, sq, total = 0
+    for c in range(2):
+        for k in range(p.pcount[c]):
+            sq = p.plist[c][k]
+            if c == 0:
+                total += r.psq[psq_index(p.sq[sq])][sq]
+            else:
+                total -= r.psq[psq_index(p.sq[sq])][sq]
+    return total
+
+
+cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
+    """Derive the per-variant constants of the evaluation from its Rules and start setup."""
+    cdef const Rules* r = &variant.rules
+    cdef int t, k, sq, row, file, mode
+    cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0, d
+    for t in range(MAX_TYPES):
+        e.nonpawn[t] = 0
+        e.royal[t] = 0
+        e.slider_rays[t] = 0
+    for t in range(1, r.num_types + 1):
+        if r.value[t] < 0:
+            e.royal[t] = 1
+        elif t > 2:
+            e.nonpawn[t] = r.value[t]
+        for k in range(r.first_ray[t], r.first_ray[t + 1]):
+            mode = r.ray_mode[k]
+            if (mode & (M_CAPTURE | M_QUIET)) and not (mode & (M_LEAP | M_HOP)) and (mode & ~0xF) == 0:
+                e.slider_rays[t] = 1
+    total = 0
+    for t in variant.spec.white_setup:
+        if 0 < t < MAX_TYPES:
+            total += e.nonpawn[t]
+    e.full_material = max(total, 1)
+    for sq in range(NSQ):
+        e.centre[sq] = 0
+        if r.is_board[sq]:
+            row = r.sq_row[sq]
+            file = r.sq_file[sq]
+            d = max(abs(file - cx) / max(cx, 0.5), abs(row - cy) / max(cy, 0.5))   # 0 centre .. 1 edge
+            e.centre[sq] = <int>(16 * (1.0 - d) + 0.5)
+    e.lazy_margin = LAZY_MARGIN
+    e.mobility = MOBILITY
+    return 0
+
+
+cdef int mobility(const Position* p, const Rules* r, const EvalInfo* e, int sq, int piece) noexcept nogil:
+    """Squares reached by the piece on sq: first step of every ray, whole sliding rays."""
+    cdef int t = piece & TYPE_MASK
+    cdef int own = piece & COLOUR_MASK
+    cdef int k, mode, step, to, n = 0, target
+    for k in range(r.first_ray[t], r.first_ray[t + 1]):
+        mode = r.ray_mode[k]
+        if not (mode & (M_CAPTURE | M_QUIET)):
+            continue
+        step = r.ray_step[k]
+        to = sq + step
+        target = p.sq[to]
+        if target & own:            # own piece or edge (EDGE has both colour bits)
+            continue
+        n += 1
+        if (mode & (M_LEAP | M_HOP)) or (mode & ~0xF) or target != EMPTY:
+            continue
+        while True:
+            to += step
+            target = p.sq[to]
+            if target & own:
+                break
+            n += 1
+            if target != EMPTY:
+                break
+    return n
+
+
+cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
+    """Score of the position for the side to move, in centipawns (see the module doc)."""
+    cdef int c, k, sq, piece, t, row, file, f, steps, bonus, n
+    cdef int score[2]
+    cdef int npm[2]
+    cdef int pawns[2]
+    cdef int others[2]              # non-royal, non-pawn piece count
+    cdef int royal_sq[2]
+    cdef int pawn_count[2][16]
+    cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
+    cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
+    cdef int phase[2]               # material of colour c relative to the start, 0..256
+    cdef int fast = p.psq_score if p.stm == 0 else -p.psq_score
+    cdef int total, winner, loser, dist
+
+    if fast + e.lazy_margin <= alpha or fast - e.lazy_margin >= beta:
+        return fast
+
+    for c in range(2):
+        score[c] = 0
+        npm[c] = 0
+        others[c] = 0
+        royal_sq[c] = -1
+        pawns[c] = p.type_count[c][1 + c]
+        for t in range(1, r.num_types + 1):
+            if e.nonpawn[t]:
+                npm[c] += p.type_count[c][t] * e.nonpawn[t]
+                others[c] += p.type_count[c][t]
+        for f in range(16):
+            pawn_count[c][f] = 0
+            pawn_front[c][f] = 99 if c == 0 else -99
+            pawn_back[c][f] = -99 if c == 0 else 99
+    for c in range(2):
+        phase[c] = imin(256, npm[c] * 256 // e.full_material)
+
+    # one walk over the pieces: pawn files, royal squares, mobility
+    for c in range(2):
+        for k in range(p.pcount[c]):
+            sq = p.plist[c][k]
+            piece = p.sq[sq]
+            t = piece & TYPE_MASK
+            if t == 1 + c:
+                f = r.sq_file[sq]
+                row = r.sq_row[sq]
+                pawn_count[c][f] += 1
+                if c == 0:
+                    pawn_front[0][f] = imin(pawn_front[0][f], row)
+                    pawn_back[0][f] = imax(pawn_back[0][f], row)
+                else:
+                    pawn_front[1][f] = imax(pawn_front[1][f], row)
+                    pawn_back[1][f] = imin(pawn_back[1][f], row)
+            elif e.royal[t]:
+                royal_sq[c] = sq
+            elif e.mobility and e.slider_rays[t]:
+                score[c] += e.mobility * mobility(p, r, e, sq, piece)
+
+    # pawn structure
+    for c in range(2):
+        if pawns[c] == 0:
+            continue
+        for f in range(r.width):
+            n = pawn_count[c][f]
+            if n == 0:
+                continue
+            if n > 1:
+                score[c] -= DOUBLED * (n - 1)
+            if (f == 0 or pawn_count[c][f - 1] == 0) and (f + 1 >= r.width or pawn_count[c][f + 1] == 0):
+                score[c] -= ISOLATED * n
+            # passed: no enemy pawn ahead on this or an adjacent file
+            row = pawn_front[c][f]
+            bonus = 1
+            for k in range(imax(f - 1, 0), imin(f + 2, r.width)):
+                if c == 0 and pawn_back[1][k] < row:
+                    bonus = 0
+                elif c == 1 and pawn_back[0][k] > row:
+                    bonus = 0
+            if bonus:
+                steps = steps_to_promotion(r, c, row)
+                if 0 < steps < 8:
+                    score[c] += PASSED[steps] * (512 - phase[1 - c]) // 256
+
+    # royal safety / activity, blended by the opponent's material
+    for c in range(2):
+        sq = royal_sq[c]
+        if sq < 0:
+            continue
+        row = r.sq_row[sq]
+        bonus = 0
+        # middle game: stay on the home ranks, keep own pieces in front
+        if c == 0:
+            n = imin(3, r.height - 1 - row)
+            f = -STRIDE
+        else:
+            n = imin(3, row)
+            f = STRIDE
+        bonus -= KING_HOME * n
+        for k in range(-1, 2):
+            piece = p.sq[sq + f + k]
+            if piece != EDGE and piece != EMPTY and colour_of(piece) == c:
+                bonus += KING_SHELTER
+        score[c] += bonus * phase[1 - c] // 256
+        score[c] += KING_CENTRE * e.centre[sq] * (256 - phase[1 - c]) // 256
+
+    total = score[0] - score[1] + p.psq_score     # White's view
+
+    # mop-up against a bare royal; drawish material without pawns
+    winner = 0 if total > 0 else 1
+    loser = 1 - winner
+    if pawns[loser] == 0 and others[loser] == 0 and npm[winner] > 0 \
+            and royal_sq[0] >= 0 and royal_sq[1] >= 0:
+        dist = imax(iabs(r.sq_row[royal_sq[0]] - r.sq_row[royal_sq[1]]),
+                    iabs(r.sq_file[royal_sq[0]] - r.sq_file[royal_sq[1]]))
+        bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
+        total += bonus if winner == 0 else -bonus
+    elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
+        total = total // 4
+
+    return total if p.stm == 0 else -total
+
+
+def evaluate_board(Board board):
+    """Static evaluation of `board` for the side to move (full, not lazy); for tests and tuning."""
+    cdef EvalInfo info
+    init_psq(board.variant)
+    eval_info_init(&info, board.variant)
+    board.pos.psq_score = psq_total(&board.pos, board.rules)
+    return evaluate(&board.pos, board.rules, &info, -100000, 100000)

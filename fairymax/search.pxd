@@ -1,0 +1,43 @@
+# cython: language_level=3
+"""Alpha-beta search in H.G. Muller's single-routine design (see search.pyx)."""
+from libc.stdint cimport uint64_t, int64_t
+from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES
+from fairymax.variant cimport Rules
+from fairymax.board cimport Position, Board
+from fairymax.tt cimport TTable, TT
+from fairymax.evaluate cimport EvalInfo
+
+cdef enum:
+    MAX_PLY = 100
+    MATE = 30000
+    INF = 32000
+    MATE_BOUND = MATE - 2 * MAX_PLY     # |score| >= MATE_BOUND means a mate score
+
+cdef struct SearchState:
+    Position* pos
+    const Rules* rules
+    TTable* tt
+    EvalInfo ev
+    move_t* moves               # MAX_PLY * MAX_MOVES move lists (one per ply)
+    int* keys                   # their ordering keys
+    move_t killers[MAX_PLY][2]
+    int history[32][NSQ]        # quiet-move history, [type | colour << 4][to]
+    move_t pv[MAX_PLY][MAX_PLY] # triangular PV array
+    int pv_len[MAX_PLY]
+    uint64_t nodes
+    uint64_t node_limit         # 0: none
+    uint64_t next_poll
+    int64_t deadline_ns         # 0: none
+    int seldepth
+    volatile int stop           # set by stop() from any thread
+    int aborted                 # the current search was cut short: results invalid
+
+cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int null_ok) noexcept nogil
+
+cdef class Searcher:
+    cdef SearchState s
+    cdef TT tt_owner
+    cdef Board board            # private copy of the position being searched
+    cdef public int features    # F_* bits (search.FEATURES), all on by default
+    cdef void _clear_tables(self)
+    cdef list _pv_from(self, list raw, int max_len)

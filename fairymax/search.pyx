@@ -1,0 +1,743 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Alpha-beta search in H.G. Muller's single-routine design, plus the root driver.
+
+`search()` is the only tree routine (noexcept nogil, no Python objects):
+
+1. count the node; every POLL_INTERVAL nodes poll the stop flag, node limit and clock;
+2. draws by rule (50 moves, any repetition), variant terminals (hill reached, bare
+   royal), mate-distance pruning;
+3. check extension (+1 ply when in check);
+4. hash probe: a usable bound at enough depth is a cutoff; a usable shallower one
+   lets the internal-iterative-deepening loop resume after its depth;
+5. null move (non-PV, not in check, side has a piece other than pawns and royals);
+6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
+   it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
+   only captures/promotions are searched;
+   * moves are supplied lazily: the hash move before any generation, then captures
+     by MVV/LVA, killers, quiet moves by history (selection, so a cutoff leaves the
+     rest unsorted); a new best move floats to the front of the list for the next
+     iteration;
+   * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
+     quiescence;
+   * after every iteration the result goes to the hash table with its bound type;
+7. no legal move: mated (in check) or the variant's stalemate score.
+
+The root (Searcher.iterate) is a thin Python-level generator: iterative deepening,
+aspiration windows, PVS over the root moves, exclude and multi-PV; every root move's
+subtree is searched `with nogil`, so stop() works from another thread.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from collections import namedtuple
+
+from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
+                             WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind)
+from fairymax.variant cimport Rules, Variant
+from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move, make_null,
+                             unmake_null, in_check, is_capture, captured_type, repetitions,
+                             legal_moves)
+from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_store, BOUND_UPPER, BOUND_LOWER,
+                          BOUND_EXACT)
+from fairymax.evaluate cimport EvalInfo, eval_info_init, evaluate, psq_total
+from fairymax.evaluate import init_psq
+
+SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
+                        defaults=(1, 0, True))
+SearchInfo.__doc__ = """One report of Searcher.iterate.
+
+depth: completed iteration depth (plies); score: centipawns for the side to move,
+MATE - n for a mate in n plies (negative: being mated); nodes: nodes searched so far;
+time_ms: since the search started; pv: packed moves, all legal in sequence;
+multipv: 1-based line number; seldepth: deepest ply reached; complete: False for a
+new best move found inside an unfinished iteration."""
+
+cdef enum:
+    POLL_INTERVAL = 4096
+    CAP_KEY = 1 << 28           # ordering keys >= CAP_KEY: captures and promotions
+    HISTORY_MAX = 1 << 20
+    STAGE_CAPTURES = 0
+    STAGE_KILLER1 = 1
+    STAGE_KILLER2 = 2
+    STAGE_QUIETS = 3
+    STAGE_DONE = 4
+    FUTILITY_MARGIN = 100       # frontier: quiet moves can't lift eval more than this
+    DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
+    ASPIRATION = 35             # initial half-width of the root window
+    NO_EVAL = -INF - 1
+
+# Feature switches (Searcher.features), all on by default; tests and measurements
+# turn single ones off to show what each is worth.
+cdef enum:
+    F_NULL = 1
+    F_LMR = 2
+    F_FUTILITY = 4
+    F_DELTA = 8
+    F_PVS = 16
+    F_ASPIRATION = 32
+    F_KILLERS = 64
+    F_HISTORY = 128
+    F_IID_HASH = 256            # resume IID at the hash depth even if its bound is unusable
+    F_MOBILITY = 512            # evaluation: mobility term
+    F_ALL = 1023
+
+FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
+            "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
+            "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY}
+
+cdef int features = F_ALL       # read by search(); set per Searcher before each search
+
+
+cdef struct Picker:
+    move_t* moves
+    int* keys
+    int n
+    int picked                  # moves[0:picked] are in their final order
+    int stage
+    int qs
+    move_t killer1, killer2
+
+
+# ---------------------------------------------------------------- helpers
+
+cdef inline int64_t now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <int64_t>ts.tv_sec * 1000000000 + ts.tv_nsec
+
+
+cdef inline int mate_in(int ply) noexcept nogil:
+    return MATE - ply
+
+
+cdef inline int mated_in(int ply) noexcept nogil:
+    return -MATE + ply
+
+
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    """Mate scores become distances from this node."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+cdef inline int piece_index(int piece) noexcept nogil:
+    """Row of history/psq for a piece byte: type | 16 for Black."""
+    return (piece & TYPE_MASK) | ((piece & BLACK) >> 1)
+
+
+cdef void poll(SearchState* s) noexcept nogil:
+    """Set s.aborted if stop() was called or a node/time limit is reached."""
+    if s.stop:
+        s.aborted = 1
+    elif s.node_limit and s.nodes >= s.node_limit:
+        s.aborted = 1
+    elif s.deadline_ns and now_ns() >= s.deadline_ns:
+        s.aborted = 1
+    s.next_poll = s.nodes + POLL_INTERVAL
+    if s.node_limit and s.next_poll > s.node_limit:
+        s.next_poll = s.node_limit
+
+
+cdef inline int royal_count(const Position* p, const EvalInfo* e, int side) noexcept nogil:
+    cdef int t, n = 0
+    for t in range(1, 16):
+        if e.royal[t]:
+            n += p.type_count[side][t]
+    return n
+
+
+cdef inline int has_pieces(const Position* p, const EvalInfo* e, int side) noexcept nogil:
+    """Does `side` have a piece other than pawns and royals (null-move zugzwang guard)?"""
+    cdef int t
+    for t in range(3, 16):
+        if e.nonpawn[t] and p.type_count[side][t]:
+            return 1
+    return 0
+
+
+cdef bint on_hill(const Position* p, const Rules* r, const EvalInfo* e, int side) noexcept nogil:
+    """Has a royal of `side` reached the hill (the 4 centre squares, as Board)?"""
+    cdef int k, sq, row, f
+    for k in range(p.pcount[side]):
+        sq = p.plist[side][k]
+        if e.royal[p.sq[sq] & TYPE_MASK]:
+            row = r.sq_row[sq]
+            f = r.sq_file[sq]
+            if (row == 3 or row == 4) and (f == r.width // 2 or f == r.width // 2 - 1):
+                return True
+    return False
+
+
+cdef int bare_rule(SearchState* s, int ply) noexcept nogil:
+    """Shatranj bare-royal rule at node entry: a score, or 1 to go on searching.
+
+    Both sides bare: draw.  The side that just moved is bare and the side to move
+    is not: the bare side failed to bare back at once and lost.  The side to move
+    is bare: it loses unless the opponent has exactly one other piece, which it may
+    capture (the search of that capture scores it).
+    """
+    cdef Position* p = s.pos
+    cdef int us = p.stm, them = p.stm ^ 1
+    cdef int ours = p.pcount[us] - royal_count(p, &s.ev, us)
+    cdef int theirs = p.pcount[them] - royal_count(p, &s.ev, them)
+    if ours == 0 and theirs == 0:
+        return 0
+    if theirs == 0:
+        return mate_in(ply)
+    if ours == 0 and theirs >= 2:
+        return mated_in(ply)
+    return 1
+
+
+cdef inline int stalemate_value(const Rules* r, int ply) noexcept nogil:
+    """Score of the stalemated side to move: Rules.stalemate_score 0 draw, < 0 loss, > 0 win."""
+    if r.stalemate_score < 0:
+        return mated_in(ply)
+    if r.stalemate_score > 0:
+        return mate_in(ply)
+    return 0
+
+
+cdef inline int order_key(SearchState* s, const Position* p, move_t m) noexcept nogil:
+    """MVV/LVA key (>= CAP_KEY) for captures and promotions, history for quiet moves."""
+    cdef const Rules* r = s.rules
+    cdef int victim = captured_type(p, m)
+    cdef int promo = mv_promo(m)
+    cdef int piece = p.sq[mv_from(m)]
+    cdef int gain, attacker
+    if victim or promo:
+        gain = 0
+        if victim:
+            gain = r.value[victim] if r.value[victim] > 0 else 1000
+        if promo:
+            gain += r.value[promo] if r.value[promo] > 0 else 0
+        attacker = r.value[piece & TYPE_MASK]
+        if attacker < 0:
+            attacker = 0
+        return CAP_KEY + gain * 256 - attacker // 8
+    return s.history[piece_index(piece)][mv_to(m)]
+
+
+cdef inline void swap_in(Picker* k, int j) noexcept nogil:
+    """Move entry j to position `picked` and advance it."""
+    cdef int i = k.picked
+    cdef move_t m = k.moves[j]
+    cdef int key = k.keys[j]
+    k.moves[j] = k.moves[i]
+    k.keys[j] = k.keys[i]
+    k.moves[i] = m
+    k.keys[i] = key
+    k.picked = i + 1
+
+
+cdef move_t pick_next(Picker* k) noexcept nogil:
+    """Put the next move in search order at index `picked`; return it (0: none left)."""
+    cdef int j, best_j, best_key
+    cdef move_t target
+    while k.picked < k.n:
+        if k.stage == STAGE_CAPTURES:
+            best_j = -1
+            best_key = CAP_KEY - 1
+            for j in range(k.picked, k.n):
+                if k.keys[j] > best_key:
+                    best_key = k.keys[j]
+                    best_j = j
+            if best_j >= 0:
+                swap_in(k, best_j)
+                return k.moves[k.picked - 1]
+            if k.qs:
+                k.stage = STAGE_DONE
+                return 0
+            k.stage = STAGE_KILLER1
+        elif k.stage == STAGE_KILLER1 or k.stage == STAGE_KILLER2:
+            target = k.killer1 if k.stage == STAGE_KILLER1 else k.killer2
+            k.stage += 1
+            if target:
+                for j in range(k.picked, k.n):
+                    if k.moves[j] == target:
+                        swap_in(k, j)
+                        return target
+        elif k.stage == STAGE_QUIETS:
+            best_j = k.picked
+            best_key = k.keys[best_j]
+            for j in range(k.picked + 1, k.n):
+                if k.keys[j] > best_key:
+                    best_key = k.keys[j]
+                    best_j = j
+            swap_in(k, best_j)
+            return k.moves[k.picked - 1]
+        else:
+            return 0
+    return 0
+
+
+cdef inline void float_to_front(Picker* k, int i) noexcept nogil:
+    """Move entry i to the front, keeping the order of the others."""
+    cdef move_t m = k.moves[i]
+    cdef int key = k.keys[i]
+    cdef int j = i
+    while j > 0:
+        k.moves[j] = k.moves[j - 1]
+        k.keys[j] = k.keys[j - 1]
+        j -= 1
+    k.moves[0] = m
+    k.keys[0] = key
+
+
+cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth) noexcept nogil:
+    """A quiet move caused a cutoff: make it a killer and raise its history."""
+    cdef int idx, sq
+    if features & F_KILLERS and s.killers[ply][0] != m:
+        s.killers[ply][1] = s.killers[ply][0]
+        s.killers[ply][0] = m
+    if features & F_HISTORY:
+        idx = piece_index(piece)
+        s.history[idx][mv_to(m)] += depth * depth
+        if s.history[idx][mv_to(m)] > HISTORY_MAX:
+            for idx in range(32):
+                for sq in range(NSQ):
+                    s.history[idx][sq] //= 2
+
+
+# ---------------------------------------------------------------- the search
+
+cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int null_ok) noexcept nogil:
+    """Score of s.pos for the side to move, searched `depth` plies (<= 0: quiescence).
+
+    Fail-soft alpha-beta; ply >= 1 (the root is Searcher.iterate).  Returns 0 when
+    the search is aborted (s.aborted set); callers must then discard the result.
+    """
+    cdef Position* p = s.pos
+    cdef const Rules* r = s.rules
+    cdef Picker pk
+    cdef TTEntry* entry
+    cdef move_t m, hash_move = 0, best_move = 0
+    cdef int in_chk = 0, start, last, it, i, best, score, iter_alpha, bound, tt_score
+    cdef int static_eval = NO_EVAL, legal, new_depth, reduction, tactical, piece, victim
+    cdef move_t tried = 0
+    cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
+
+    # 1. node count and polling
+    s.nodes += 1
+    if s.nodes >= s.next_poll:
+        poll(s)
+    if s.aborted:
+        return 0
+    s.pv_len[ply] = 0
+    if ply > s.seldepth:
+        s.seldepth = ply
+
+    # 2. draws by rule, variant terminals, mate-distance pruning
+    if p.halfmove >= 100:
+        return 0
+    if p.halfmove >= 4 and repetitions(p) > 0:
+        return 0
+    if r.hill and on_hill(p, r, &s.ev, p.stm ^ 1):
+        return mated_in(ply)
+    if r.bare_king_loses:
+        rule = bare_rule(s, ply)
+        if rule != 1:
+            return rule
+    if alpha < mated_in(ply):
+        alpha = mated_in(ply)
+        if alpha >= beta:
+            return alpha
+    if beta > mate_in(ply + 1):
+        beta = mate_in(ply + 1)
+        if alpha >= beta:
+            return beta
+    if ply >= MAX_PLY - 1:
+        return evaluate(p, r, &s.ev, alpha, beta)
+
+    # 3. check extension
+    if depth > 0:
+        in_chk = in_check(p, r)
+        if in_chk:
+            depth += 1
+    qs = depth <= 0
+    last = 0 if qs else depth
+    start = 0 if qs else 1
+
+    # 4. hash probe
+    entry = tt_probe(s.tt, p.key)
+    if entry != NULL:
+        hash_move = entry.move
+        tt_score = score_from_tt(entry.score, ply)
+        bound = entry.gen_bound & 3
+        if (tt_score <= alpha or bound & BOUND_LOWER) and (tt_score >= beta or bound & BOUND_UPPER):
+            if entry.depth >= last:
+                return tt_score
+            if not qs:
+                start = entry.depth + 1 if entry.depth >= 0 else 1
+        elif not qs and hash_move and features & F_IID_HASH and entry.depth > 1:
+            start = entry.depth if entry.depth < last else last
+        if hash_move:
+            # cheap sanity check; the 64-bit key makes a foreign move (nearly) impossible
+            piece = p.sq[mv_from(hash_move)]
+            if piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != (WHITE if p.stm == 0 else BLACK):
+                hash_move = 0
+            elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
+                hash_move = 0
+
+    # 5. static evaluation (stand pat, null-move and futility conditions) and null move
+    if qs or not in_chk:
+        static_eval = evaluate(p, r, &s.ev, alpha, beta)
+    if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
+            and static_eval >= beta and beta < MATE_BOUND and has_pieces(p, &s.ev, p.stm)):
+        reduction = 3 if depth >= 6 else 2
+        make_null(p, r)
+        score = -search(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0)
+        unmake_null(p, r)
+        if s.aborted:
+            return 0
+        if score >= beta:
+            if score >= MATE_BOUND:
+                score = beta
+            return score
+
+    # 6. internal iterative deepening; it == 0 is quiescence
+    pk.moves = s.moves + ply * MAX_MOVES
+    pk.keys = s.keys + ply * MAX_MOVES
+    pk.n = 0
+    pk.picked = 0
+    pk.stage = STAGE_CAPTURES
+    pk.qs = qs
+    pk.killer1 = s.killers[ply][0]
+    pk.killer2 = s.killers[ply][1]
+    best = -INF
+    best_move = hash_move
+    it = start
+    while it <= last:
+        iter_alpha = alpha
+        s.pv_len[ply] = 0
+        if qs:
+            best = static_eval          # stand pat
+            if best >= beta:
+                tt_store(s.tt, p.key, 0, score_to_tt(best, ply), 0, BOUND_LOWER)
+                return best
+            if best > iter_alpha:
+                iter_alpha = best
+        else:
+            best = -INF
+        legal = 0
+        i = 0
+        if generated:
+            m = pk.moves[0] if pk.n > 0 else 0
+        else:
+            m = best_move
+            tried = m
+        while True:
+            if m:
+                # -- search move m (list index i once generated)
+                piece = p.sq[mv_from(m)]
+                victim = captured_type(p, m)
+                tactical = victim != 0 or mv_promo(m) != 0
+                if qs:
+                    if (features & F_DELTA and not mv_promo(m)
+                            and static_eval + r.value[victim] + DELTA_MARGIN <= iter_alpha):
+                        if static_eval + r.value[victim] + DELTA_MARGIN > best:
+                            best = static_eval + r.value[victim] + DELTA_MARGIN
+                        m = 0
+                elif (features & F_FUTILITY and it == 1 and not in_chk and not tactical and legal > 0
+                        and static_eval + FUTILITY_MARGIN <= iter_alpha
+                        and m != pk.killer1 and m != pk.killer2):
+                    if static_eval + FUTILITY_MARGIN > best:
+                        best = static_eval + FUTILITY_MARGIN
+                    m = 0
+                if m and make_move(p, r, m):
+                    legal += 1
+                    new_depth = it - 1
+                    if qs:
+                        score = -search(s, -beta, -iter_alpha, -1, ply + 1, 1)
+                    elif legal == 1 or not (features & F_PVS):
+                        score = -search(s, -beta, -iter_alpha, new_depth, ply + 1, 1)
+                    else:
+                        reduction = 0
+                        if (features & F_LMR and it >= 3 and legal > 3 and not tactical and not in_chk
+                                and m != pk.killer1 and m != pk.killer2 and not in_check(p, r)):
+                            reduction = 1
+                            if legal > 12 and it >= 6:
+                                reduction = 2
+                        score = -search(s, -iter_alpha - 1, -iter_alpha, new_depth - reduction, ply + 1, 1)
+                        if reduction and score > iter_alpha and not s.aborted:
+                            score = -search(s, -iter_alpha - 1, -iter_alpha, new_depth, ply + 1, 1)
+                        if iter_alpha < score < beta and not s.aborted:
+                            score = -search(s, -beta, -iter_alpha, new_depth, ply + 1, 1)
+                    unmake_move(p, r)
+                    if s.aborted:
+                        return 0
+                    if score > best:
+                        best = score
+                        if score > iter_alpha:
+                            iter_alpha = score
+                            best_move = m
+                            if generated and i > 0:
+                                float_to_front(&pk, i)
+                            s.pv[ply][0] = m
+                            for j in range(s.pv_len[ply + 1]):
+                                s.pv[ply][j + 1] = s.pv[ply + 1][j]
+                            s.pv_len[ply] = s.pv_len[ply + 1] + 1
+                            if score >= beta:
+                                if not tactical:
+                                    reward_quiet(s, ply, m, piece, it)
+                                break
+            # -- next move: generate after the hash move, then walk/pick the list
+            if not generated:
+                pk.n = gen_moves(p, r, pk.moves, qs)
+                placed = 0
+                for j in range(pk.n):
+                    pk.keys[j] = order_key(s, p, pk.moves[j])
+                    if tried and pk.moves[j] == tried and not placed:
+                        placed = 1
+                        pk.picked = 0
+                        swap_in(&pk, j)
+                generated = 1
+                i = placed
+            else:
+                i += 1
+            if i < pk.picked:
+                m = pk.moves[i]
+            elif i == pk.picked:
+                m = pick_next(&pk)
+            else:
+                m = 0
+            if m == 0:
+                break
+        # 7. no legal move: mate or stalemate (futility prunes only after a legal move)
+        if legal == 0 and not qs:
+            if in_chk:
+                best = mated_in(ply)
+            else:
+                best = stalemate_value(r, ply)
+            tt_store(s.tt, p.key, 0, score_to_tt(best, ply), 127, BOUND_EXACT)
+            return best
+        bound = 0
+        if best > alpha:
+            bound |= BOUND_LOWER
+        if best < beta:
+            bound |= BOUND_UPPER
+        tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), it, bound)
+        it += 1
+    return best
+
+
+# ---------------------------------------------------------------- root driver
+
+cdef class Searcher:
+    """Owns the hash table and search state; `iterate` runs a search on a board copy."""
+
+    def __cinit__(self, size_t hash_mb=64):
+        self.tt_owner = TT(hash_mb)
+        self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+        self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
+        if self.s.moves == NULL or self.s.keys == NULL:
+            raise MemoryError("cannot allocate move lists")
+        self.s.tt = &self.tt_owner.t
+        self.s.stop = 0
+        self.features = F_ALL
+        self._clear_tables()
+
+    def __dealloc__(self):
+        free(self.s.moves)
+        free(self.s.keys)
+
+    cdef void _clear_tables(self):
+        memset(self.s.killers, 0, sizeof(self.s.killers))
+        memset(self.s.history, 0, sizeof(self.s.history))
+
+    @property
+    def hash_mb(self):
+        return self.tt_owner.size_mb
+
+    def resize(self, size_t mb):
+        """Reallocate the hash table at `mb` megabytes (contents are lost)."""
+        self.tt_owner.resize_c(mb)
+        self.s.tt = &self.tt_owner.t
+
+    def clear(self):
+        """Forget everything learnt: hash table, killers, history (for `new` and bench)."""
+        self.tt_owner.clear()
+        self._clear_tables()
+
+    def stop(self):
+        """Ask a running search to stop at once (thread-safe; the search holds no GIL)."""
+        self.s.stop = 1
+
+    @property
+    def nodes(self):
+        """Nodes searched by the current/last search."""
+        return self.s.nodes
+
+    def set_features(self, **flags):
+        """Turn search features on/off by name (see FEATURES); for measurements."""
+        for name, on in flags.items():
+            bit = FEATURES[name]
+            self.features = (self.features | bit) if on else (self.features & ~bit)
+
+    cdef list _pv_from(self, list raw, int max_len):
+        """`raw` cut at its first illegal move, then extended from the hash table."""
+        cdef Board b = self.board
+        cdef TTEntry* e
+        cdef list out = []
+        cdef int made = 0
+        for m in raw:
+            if m not in b.legal_moves():
+                break
+            make_move(&b.pos, b.rules, m)
+            made += 1
+            out.append(m)
+        while len(out) < max_len:
+            e = tt_probe(self.s.tt, b.pos.key)
+            if e == NULL or e.move == 0 or e.move not in b.legal_moves():
+                break
+            make_move(&b.pos, b.rules, e.move)
+            made += 1
+            out.append(e.move)
+            if repetitions(&b.pos) > 0:
+                break
+        for _ in range(made):
+            unmake_move(&b.pos, b.rules)
+        return out
+
+    def iterate(self, Board board not None, max_depth=None, max_nodes=None, hard_ms=None,
+                exclude=(), int multipv=1):
+        """Iterative deepening on a copy of `board`; yields SearchInfo (see its doc).
+
+        One SearchInfo per multi-PV line after each completed iteration, plus one with
+        complete=False when the best root move changes inside an iteration.  Stops
+        after max_depth plies, at max_nodes nodes, after hard_ms milliseconds, on
+        stop(), or when the consumer closes the generator.  If the position has legal
+        moves, at least one SearchInfo (with a legal pv[0]) is always yielded.
+        """
+        global features
+        cdef SearchState* s = &self.s
+        cdef Position* p
+        cdef const Rules* rr
+        cdef int depth, depth_limit, line, lines, idx, alpha, beta, a, best, score, delta
+        cdef int prev_score, yielded = 0
+        cdef move_t m, best_m, prev_best = 0
+        cdef int64_t start_ns
+
+        init_psq(board.variant)
+        self.board = board.copy()
+        p = &self.board.pos
+        rr = self.board.rules
+        p.psq_score = psq_total(p, rr)
+        p.root_ply = p.ply
+        eval_info_init(&s.ev, board.variant)
+        if not (self.features & F_MOBILITY):
+            s.ev.mobility = 0
+        s.pos = p
+        s.rules = rr
+        s.tt = &self.tt_owner.t
+        s.tt.generation = (s.tt.generation + 1) & 63
+        memset(s.killers, 0, sizeof(s.killers))
+        for idx in range(32):
+            for depth in range(NSQ):
+                s.history[idx][depth] //= 8
+        features = self.features
+        s.nodes = 0
+        s.next_poll = 0
+        s.seldepth = 0
+        s.stop = 0
+        s.aborted = 0
+        s.node_limit = max_nodes if max_nodes else 0
+        start_ns = now_ns()
+        s.deadline_ns = start_ns + <int64_t>(hard_ms * 1000000) if hard_ms else 0
+        depth_limit = min(max_depth, MAX_PLY - 4) if max_depth else MAX_PLY - 4
+
+        excluded = set(exclude)
+        root = [mv for mv in self.board.legal_moves() if mv not in excluded]
+        if not root:
+            return
+        # order the root moves by a quiescence search of each
+        qscore = {}
+        for mv in root:
+            m = mv
+            make_move(p, rr, m)
+            with nogil:
+                score = -search(s, -INF, INF, 0, 1, 1)
+            unmake_move(p, rr)
+            qscore[mv] = score
+        s.aborted = 0
+        root.sort(key=lambda mv: -qscore[mv])
+        prev_score = qscore[root[0]]
+        lines = min(max(multipv, 1), len(root))
+
+        for depth in range(1, depth_limit + 1):
+            for line in range(lines):
+                delta = ASPIRATION
+                if features & F_ASPIRATION and depth >= 4 and line == 0 and -MATE_BOUND < prev_score < MATE_BOUND:
+                    alpha = prev_score - delta
+                    beta = prev_score + delta
+                else:
+                    alpha = -INF
+                    beta = INF
+                while True:                                 # aspiration re-searches
+                    best = -INF
+                    best_m = 0
+                    a = alpha
+                    for idx in range(line, len(root)):
+                        m = root[idx]
+                        make_move(p, rr, m)
+                        if idx == line or not (features & F_PVS):
+                            with nogil:
+                                score = -search(s, -beta, -a, depth - 1, 1, 1)
+                        else:
+                            with nogil:
+                                score = -search(s, -a - 1, -a, depth - 1, 1, 1)
+                                if a < score < beta and not s.aborted:
+                                    score = -search(s, -beta, -a, depth - 1, 1, 1)
+                        unmake_move(p, rr)
+                        if s.aborted:
+                            break
+                        if score > best:
+                            best = score
+                            if score > a:
+                                a = score
+                                best_m = m
+                                root.insert(line, root.pop(idx))
+                                pv = [m] + [s.pv[1][j] for j in range(s.pv_len[1])]
+                                if score >= beta:
+                                    break
+                                if line == 0 and idx > line and depth > 1:
+                                    yielded = 1
+                                    yield SearchInfo(depth, score, s.nodes, (now_ns() - start_ns) // 1000000,
+                                                     self._pv_from(pv, depth), 1, s.seldepth, False)
+                    if s.aborted:
+                        break
+                    if best <= alpha and alpha > -INF:
+                        alpha = max(-INF, alpha - delta)
+                        delta *= 2
+                    elif best >= beta and beta < INF:
+                        beta = min(INF, beta + delta)
+                        delta *= 2
+                    else:
+                        break
+                if s.aborted:
+                    if line == 0 and best_m and best_m != prev_best:
+                        yield SearchInfo(depth, best, s.nodes, (now_ns() - start_ns) // 1000000,
+                                         self._pv_from(pv, depth), 1, s.seldepth, False)
+                    elif not yielded:
+                        yield SearchInfo(depth - 1, prev_score, s.nodes,
+                                         (now_ns() - start_ns) // 1000000, [root[0]], 1, s.seldepth, False)
+                    return
+                if line == 0:
+                    prev_score = best
+                    prev_best = best_m
+                yielded = 1
+                yield SearchInfo(depth, best, s.nodes, (now_ns() - start_ns) // 1000000,
+                                 self._pv_from(pv, depth), line + 1, s.seldepth, True)

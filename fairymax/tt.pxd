@@ -1,0 +1,38 @@
+# cython: language_level=3
+"""Transposition table in C memory: buckets of 4 entries (one 64-byte cache line).
+
+An entry keeps the full 64-bit key, so a probe never returns a foreign position
+(a random match needs 64 equal bits).  Scores are stored "as seen from this
+node": the search converts mate scores to distances from the node before a store
+and back after a probe.  The table is a plain struct (TTable) so the search can
+reach it without a Python object; the TT class only owns its memory.
+"""
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint64_t
+from fairymax.types cimport move_t, key_t
+
+cdef enum:
+    BOUND_NONE = 0
+    BOUND_UPPER = 1         # true value <= score (failed low)
+    BOUND_LOWER = 2         # true value >= score (failed high)
+    BOUND_EXACT = 3         # both bits: exact
+    BUCKET_SIZE = 4
+
+cdef struct TTEntry:
+    key_t key
+    move_t move
+    int16_t score
+    int8_t depth            # iteration depth of the stored result (0 = quiescence)
+    uint8_t gen_bound       # generation << 2 | bound
+
+cdef struct TTable:
+    TTEntry* entries        # buckets * BUCKET_SIZE entries, calloc'd
+    uint64_t mask           # buckets - 1 (buckets is a power of two)
+    uint8_t generation      # 0..63, bumped once per root search
+
+cdef TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil
+cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int bound) noexcept nogil
+
+cdef class TT:
+    cdef TTable t
+    cdef readonly size_t size_mb
+    cdef int resize_c(self, size_t mb) except -1

@@ -1,0 +1,107 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Transposition table: calloc'd buckets, depth/age replacement (see tt.pxd)."""
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t
+from fairymax.types cimport move_t, key_t
+
+
+cdef TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil:
+    """Return the entry holding `key`, or NULL."""
+    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET_SIZE
+    cdef int i
+    for i in range(BUCKET_SIZE):
+        if e[i].key == key:
+            return e + i
+    return NULL
+
+
+cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int bound) noexcept nogil:
+    """Store a search result for `key`.
+
+    The slot is the entry with the same key if there is one (its move is kept when
+    the new result has none), else the entry worth least: an empty one, or the one
+    with the lowest depth, where each generation of age costs 4 plies of depth.
+    """
+    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET_SIZE
+    cdef TTEntry* victim = e
+    cdef int i, age, worth, worst = 1 << 30
+    for i in range(BUCKET_SIZE):
+        if e[i].key == key:
+            victim = e + i
+            if move == 0:
+                move = victim.move
+            break
+        if e[i].key == 0 and e[i].gen_bound == 0:
+            victim = e + i
+            break
+        age = (t.generation - (e[i].gen_bound >> 2)) & 63
+        worth = e[i].depth - 4 * age
+        if worth < worst:
+            worst = worth
+            victim = e + i
+    if depth < -100:
+        depth = -100
+    elif depth > 127:
+        depth = 127
+    victim.key = key
+    victim.move = move
+    victim.score = score
+    victim.depth = depth
+    victim.gen_bound = (t.generation << 2) | bound
+
+
+cdef class TT:
+    """Owner of a TTable of `mb` megabytes (rounded down to a power of two buckets)."""
+
+    def __cinit__(self, size_t mb=64):
+        self.t.entries = NULL
+        self.t.mask = 0
+        self.t.generation = 0
+        self.resize_c(mb)
+
+    def __dealloc__(self):
+        free(self.t.entries)
+        self.t.entries = NULL
+
+    cdef int resize_c(self, size_t mb) except -1:
+        cdef uint64_t want = (<uint64_t>max(mb, 1)) * 1024 * 1024 // (sizeof(TTEntry) * BUCKET_SIZE)
+        cdef uint64_t buckets = 1
+        while buckets * 2 <= want:
+            buckets *= 2
+        cdef TTEntry* fresh = <TTEntry*>calloc(buckets * BUCKET_SIZE, sizeof(TTEntry))
+        if fresh == NULL:
+            raise MemoryError(f"cannot allocate a {mb} MB hash table")
+        free(self.t.entries)
+        self.t.entries = fresh
+        self.t.mask = buckets - 1
+        self.t.generation = 0
+        self.size_mb = max(mb, 1)
+        return 0
+
+    def resize(self, size_t mb):
+        """Reallocate the table at `mb` megabytes (contents are lost)."""
+        self.resize_c(mb)
+
+    def clear(self):
+        """Forget every entry."""
+        memset(self.t.entries, 0, (self.t.mask + 1) * BUCKET_SIZE * sizeof(TTEntry))
+        self.t.generation = 0
+
+    def new_search(self):
+        """Age the table: entries from earlier searches become cheaper to replace."""
+        self.t.generation = (self.t.generation + 1) & 63
+
+    @property
+    def entries(self):
+        """Number of entries (buckets * BUCKET_SIZE)."""
+        return (self.t.mask + 1) * BUCKET_SIZE
+
+    def usage(self):
+        """Permille of the first 1000 entries that hold a result of the current generation."""
+        cdef int i, n = 0
+        cdef int limit = min(1000, <int>((self.t.mask + 1) * BUCKET_SIZE))
+        for i in range(limit):
+            if self.t.entries[i].key != 0 and (self.t.entries[i].gen_bound >> 2) == self.t.generation:
+                n += 1
+        return n * 1000 // limit
