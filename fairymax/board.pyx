@@ -53,8 +53,10 @@ cdef inline int piece_index(piece_t pc) noexcept nogil:
     return (pc & TYPE_MASK) | ((pc & BLACK) >> 1)
 
 cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
+    """Hash of a piece on a square; whether it is unmoved counts only where that can
+    change its moves (a knight that went out and back repeats the position)."""
     cdef key_t k = r.zobrist[piece_index(pc)][sq]
-    if not (pc & MOVED):
+    if not (pc & MOVED) and (r.has_initial_moves[pc & TYPE_MASK] or r.castle_corner[sq]):
         k ^= r.zobrist_virgin[sq]
     return k
 
@@ -716,10 +718,16 @@ cdef class Board:
             sq = self._parse_square(fields[3])
             if sq < 0:
                 raise ValueError(f"bad e.p. square '{fields[3]}'")
-            p.ep_sq = sq
-            p.ep_victim = sq + (-STRIDE if p.stm == 1 else STRIDE)
-            if not (p.sq[p.ep_victim] & TYPE_MASK) in (1, 2) or p.sq[p.ep_victim] == EDGE:
-                p.ep_sq = p.ep_victim = -1     # no pawn to take: ignore the field
+            # the pawn that just moved stands one step beyond the e.p. square (straight,
+            # or diagonal for Berolina pawns); without one the field is ignored
+            forward = -STRIDE if p.stm == 1 else STRIDE
+            mover = BLACK if p.stm == 0 else WHITE
+            for victim in (sq + forward, sq + forward + 1, sq + forward - 1):
+                if p.sq[victim] != EDGE and (p.sq[victim] & COLOUR_MASK) == mover \
+                        and (p.sq[victim] & TYPE_MASK) <= 2:
+                    p.ep_sq = sq
+                    p.ep_victim = victim
+                    break
         try:
             p.halfmove = int(fields[4]) if len(fields) > 4 else 0
             fullmove = int(fields[5]) if len(fields) > 5 else 1
@@ -992,6 +1000,39 @@ cdef class Board:
         if claim_moves and self.pos.halfmove >= 2 * claim_moves:
             return "1/2-1/2", "Draw by fifty move rule"
         return None
+
+    def check(self):
+        """Verify the incremental state against a recount (AssertionError if broken)."""
+        cdef Position* p = &self.pos
+        cdef const Rules* r = self.rules
+        cdef int sq, side, k
+        cdef int counts[2][16]
+        cdef key_t key = r.zobrist_side if p.stm else 0
+        cdef score_t psq = 0
+        memset(counts, 0, sizeof(counts))
+        if p.ep_sq >= 0:
+            key ^= r.zobrist_ep[p.ep_sq]
+        for side in range(2):
+            for k in range(p.pcount[side]):
+                sq = p.plist[side][k]
+                assert p.pindex[sq] == k, f"piece list index broken at {self.square_name(sq)}"
+                assert p.sq[sq] != EMPTY and colour_of(p.sq[sq]) == side, "piece list points at wrong square"
+        for sq in range(NSQ):
+            if p.sq[sq] == EMPTY or p.sq[sq] == EDGE:
+                assert (p.sq[sq] == EDGE) != bool(r.is_board[sq]), "edge cells damaged"
+                continue
+            side = colour_of(p.sq[sq])
+            assert p.plist[side][p.pindex[sq]] == sq, f"{self.square_name(sq)} missing from piece list"
+            counts[side][p.sq[sq] & TYPE_MASK] += 1
+            key ^= piece_key(r, p.sq[sq], sq)
+            psq += piece_psq(r, p.sq[sq], sq)
+        assert sum(counts[0][t] for t in range(16)) == p.pcount[0], "white piece count"
+        assert sum(counts[1][t] for t in range(16)) == p.pcount[1], "black piece count"
+        for side in range(2):
+            for k in range(16):
+                assert counts[side][k] == p.type_count[side][k], "type counts"
+        assert key == p.key, "hash key differs from a recount"
+        assert psq == p.psq_score, "piece-square score differs from a recount"
 
     # ---- perft
     def perft(self, int depth) -> int:

@@ -37,7 +37,9 @@ cdef struct Rules:
     int sq_row[NSQ]            # row (0 = top) and file of a square
     int sq_file[NSQ]
     key_t zobrist[32][NSQ]     # [type | colour<<4][square]
-    key_t zobrist_virgin[NSQ]
+    key_t zobrist_virgin[NSQ]  # hashed for unmoved pieces whose virginity matters:
+    int has_initial_moves[MAX_TYPES]   # types with initial-move rays, and
+    int castle_corner[NSQ]     # pieces on corners (castling partners)
     key_t zobrist_ep[NSQ]
     key_t zobrist_side
     score_t psq[32][NSQ]       # piece-square value, from the owner's view; set by evaluate

@@ -121,6 +121,10 @@ cdef class Variant:
         r.bare_king_loses = bool(spec.bare_king)
 
         self._build_attack_tables()
+        if r.castles:
+            for c in range(2):
+                for f in (0, width - 1):
+                    r.castle_corner[square_index(r.back_row[c], f)] = 1
 
         for c in range(32):
             for sq in range(NSQ):
@@ -145,8 +149,10 @@ cdef class Variant:
                 max_lateral = max(max_lateral, abs(((step + 8) & 15) - 8))
                 if (mode & 0x100) or ((mode >> 12) != 0 and low != 4 and not (mode & 0x200)):
                     bent = True
-                if low == 4 and t > 2 and not (mode & 0xC0):
-                    r.castles = 1
+                if low == 4:
+                    r.has_initial_moves[t] = 1
+                    if t > 2 and not (mode & 0xC0):
+                        r.castles = 1
                 if not _is_simple_ray(step, mode, t):
                     simple = False
                     continue

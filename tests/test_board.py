@@ -1,0 +1,187 @@
+"""Board invariants: FEN round trips, make/unmake over random playouts in every variant,
+move text, bad input, and the perft command line."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from conftest import board_of
+
+PLAYOUT_PLIES = 60
+
+
+def all_variants(specs):
+    return sorted(specs)
+
+
+def fen_tells_all(spec) -> bool:
+    """FEN records which pieces are unmoved only for pawns and castling pieces; variants
+    with other initial moves (Cambodian king leap, Grande Acedrex king jump) can't be
+    compared move for move after a FEN round trip."""
+    return not any((mode & 15) == 4 and (mode & 0xC0) for piece in spec.pieces[2:]
+                   for _, mode in piece.rays)
+
+
+def snapshot(board):
+    return (board.fen(), board.key, board.pieces(0), board.pieces(1), board.side_to_move)
+
+
+def playout(board, rng, plies):
+    """Random legal moves, checking the incremental state after every make and unmake."""
+    made = []
+    for _ in range(plies):
+        moves = board.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        text = board.move_text(move)
+        assert board.parse_move(text) == move or board.variant.promotion_choices(board.side_to_move), text
+        before = snapshot(board)
+        board.push(move)
+        board.check()
+        made.append((move, before))
+    for move, before in reversed(made):
+        assert board.pop() == move
+        board.check()
+        assert snapshot(board) == before
+
+
+@pytest.mark.parametrize("ini", ["ours", "fmax"])
+def test_random_playouts_restore_everything(ini, request):
+    specs = request.getfixturevalue(ini)
+    rng = random.Random(20261122)
+    for name in all_variants(specs):
+        board = board_of(specs, name)
+        board.check()
+        start = snapshot(board)
+        for _ in range(3):
+            playout(board, rng, PLAYOUT_PLIES)
+            assert snapshot(board) == start, name
+
+
+@pytest.mark.parametrize("ini", ["ours", "fmax"])
+def test_fen_round_trip(ini, request):
+    """fen() -> set_fen() -> fen() is the identity, at the start and after random moves."""
+    specs = request.getfixturevalue(ini)
+    rng = random.Random(7)
+    for name in all_variants(specs):
+        board = board_of(specs, name)
+        for _ in range(12):
+            fen = board.fen()
+            other = board_of(specs, name, fen)
+            assert other.fen() == fen, name
+            other.check()
+            if fen_tells_all(specs[name]):
+                assert sorted(map(other.move_text, other.legal_moves())) == \
+                    sorted(map(board.move_text, board.legal_moves())), (name, fen)
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+
+
+def test_start_fens(ours):
+    assert board_of(ours, "normal").fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert board_of(ours, "capablanca").fen() == \
+        "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    assert board_of(ours, "courier").fen().startswith("rnebmkfwbenr/pppppppppppp/12/12/12/12/")
+    assert board_of(ours, "makruk").fen() == "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+    assert board_of(ours, "janus").fen().startswith("rjnbkqbnjr/")
+
+
+def test_ten_rank_coordinates(ours):
+    """XBoard numbers the ranks of a 10-rank board 0-9."""
+    board = board_of(ours, "roman")
+    texts = set(map(board.move_text, board.legal_moves()))
+    assert {"b0c2", "e1e3", "a1a2"} <= texts
+    board.push(board.parse_move("e1e3"))
+    assert "b9c7" in set(map(board.move_text, board.legal_moves()))
+
+
+def test_castling_and_ep_in_fen(ours):
+    board = board_of(ours, "normal", "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
+    texts = set(map(board.move_text, board.legal_moves()))
+    assert {"e1g1", "e1c1", "e5d6"} <= texts
+    assert board.parse_move("O-O") == board.parse_move("e1g1")
+    assert board.parse_move("O-O-O") == board.parse_move("e1c1")
+    board = board_of(ours, "normal", "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq - 0 1")
+    texts = set(map(board.move_text, board.legal_moves()))
+    assert "e1g1" in texts and "e1c1" not in texts and "e5d6" not in texts
+
+
+def test_promotion_text(ours, fmax):
+    board = board_of(ours, "normal", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    assert sorted(board.move_text(m) for m in board.legal_moves() if board.move_text(m).startswith("a7")) == \
+        ["a7a8b", "a7a8n", "a7a8q", "a7a8r"]
+    assert board.move_text(board.parse_move("a7a8")) == "a7a8q"
+    assert board.move_text(board.parse_move("a7a8n")) == "a7a8n"
+    # Fairy-Max's own file: one generated promotion, user choices accepted (not royal, not ...3)
+    board = board_of(fmax, "normal", "8/P6k/8/8/8/8/8/K7 w - - 0 1")
+    assert [board.move_text(m) for m in board.legal_moves() if board.move_text(m).startswith("a7")] == ["a7a8q"]
+    assert board.move_text(board.parse_move("a7a8r")) == "a7a8r"
+    with pytest.raises(ValueError):
+        board.parse_move("a7a8k")
+
+
+@pytest.mark.parametrize("fen", [
+    "", "garbage", "8/8/8/8/8/8/8 w - - 0 1", "9/8/8/8/8/8/8/8 w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+    "8/8/8/8/8/8/8/8 w - - 0 1",                       # no kings
+    "k7/8/8/8/8/8/8/K5Rrr w - - 0 1",                  # rank too long
+    "4k2R/8/8/8/8/8/8/4K3 w - - 0 1",                  # side not to move is in check
+])
+def test_bad_fens_rejected_and_position_kept(ours, fen):
+    board = board_of(ours, "normal")
+    board.push(board.parse_move("e2e4"))
+    before = board.fen()
+    with pytest.raises(ValueError):
+        board.set_fen(fen)
+    assert board.fen() == before
+    board.check()
+
+
+@pytest.mark.parametrize("text", ["e2e5", "e7e5", "z9z9", "", "e2", "O-O", "e2e4x5", "a1a1"])
+def test_bad_moves_rejected(ours, text):
+    board = board_of(ours, "normal")
+    with pytest.raises(ValueError):
+        board.parse_move(text)
+
+
+def test_repetition_and_outcomes(ours):
+    board = board_of(ours, "normal")
+    for text in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        board.push(board.parse_move(text))
+    assert board.repetitions() == 2
+    assert board.outcome() == ("1/2-1/2", "Draw by repetition")
+    mate = board_of(ours, "normal", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+    assert mate.outcome() == ("0-1", "Black mates")
+    stale = board_of(ours, "normal", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert stale.outcome() == ("1/2-1/2", "Stalemate")
+    # shatranj: stalemate loses, and a bare king loses once the other side is to move
+    stale = board_of(ours, "shatranj", "7k/8/7K/8/8/8/8/6R1 b - - 0 1")
+    assert stale.outcome() == ("1-0", "Black is stalemated")
+    bared = board_of(ours, "shatranj", "7k/8/6K1/8/8/8/8/R7 w - - 0 1")
+    assert bared.outcome() == ("1-0", "Black has a bare king")
+
+
+def test_perft_command_line():
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "fairymax", "perft", *args],
+                              capture_output=True, text=True, timeout=120)
+    done = run("3", "--variant", "capablanca")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[-2] == "Nodes searched: 25228" and lines[-1].startswith("Nodes/second: ")
+    done = run("2", "--divide", "--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    lines = done.stdout.splitlines()
+    assert len(lines) == 48 + 2 and lines[-2] == "Nodes searched: 2039"
+    assert "e1g1 43" in lines
+    for bad in (["x"], ["0"], ["2", "--variant", "nosuch"], ["2", "--fen", "bad fen"],
+                ["2", "--ini", "/nonexistent.ini"]):
+        done = run(*bad)
+        assert done.returncode == 2 and done.stderr.strip().count("\n") == 0, bad
