@@ -1,0 +1,67 @@
+"""Headless real-XBoard (4.9.1 under Xvfb) matches against Fairy-Max via scripts/xbmatch.sh.
+
+The PGN and xboard's debug log must show no forfeit, illegal move, false claim or
+time loss; an engine-defined variant (xboard learns it from our `setup` reply) must
+get through too.  The short games run in CI; longer matches are marked slow.
+"""
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from enginepipe import ROOT, engine_command
+
+XBMATCH = ROOT / "scripts" / "xbmatch.sh"
+FAIRYMAX = "/usr/games/fairymax"
+BAD = re.compile(r"forfeit|illegal|false|invalid|wins on time|loses on time|did not send|"
+                 r"crash|exited|not found", re.I)
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("xboard") or Path("/usr/games/xboard").exists())
+    or not shutil.which("xvfb-run") or not Path(FAIRYMAX).exists(),
+    reason="needs xboard, xvfb-run and fairymax")
+
+
+def run_match(tmp_path, games, tc, inc, variant, first_is_us=True):
+    ours = " ".join(engine_command())
+    engines = [ours, FAIRYMAX] if first_is_us else [FAIRYMAX, ours]
+    out = tmp_path / "xb"
+    proc = subprocess.run(["sh", str(XBMATCH), *engines, str(games), tc, str(inc), variant,
+                           str(out)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120 + games * 300)
+    pgn = (out / "match.pgn").read_text() if (out / "match.pgn").exists() else ""
+    debug = (out / "xboard.debug").read_text(errors="replace") if (out / "xboard.debug").exists() else ""
+    return proc, pgn, debug
+
+
+def check(proc, pgn, debug, games):
+    assert re.search(r"final score", proc.stdout + proc.stderr), proc.stdout + proc.stderr
+    results = re.findall(r'^\[Result "([^"]+)"\]', pgn, re.M)
+    assert len(results) == games and "*" not in results, pgn
+    comments = " ".join(re.findall(r"\{([^{}]*)\}\s*(?:1-0|0-1|1/2-1/2)\s*$", pgn, re.M))
+    assert not BAD.search(comments), comments
+    assert not re.search(r"Forfeit|False (win|draw|illegal)|Illegal move.*rejected", debug)
+    # our engine never printed non-protocol junk that xboard would misread
+    ours = [line for line in debug.splitlines() if re.match(r"^\d+ <(first|second)", line)]
+    assert ours
+
+
+def test_one_game_normal(tmp_path):
+    proc, pgn, debug = run_match(tmp_path, 1, "0:04", 0.05, "normal")
+    check(proc, pgn, debug, 1)
+
+
+def test_one_game_engine_defined_variant(tmp_path):
+    # xboard learns los-alamos (6x6, parent fairy) from our setup/piece lines; first engine
+    proc, pgn, debug = run_match(tmp_path, 1, "0:04", 0.05, "los-alamos")
+    check(proc, pgn, debug, 1)
+    assert re.search(r"setup \(PN\.RQKpn\.rqk\) 6x6\+0_fairy", debug)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["normal", "capablanca", "shatranj", "roman"])
+def test_match_slow(tmp_path, variant):
+    proc, pgn, debug = run_match(tmp_path, 4, "0:20", 0.2, variant)
+    check(proc, pgn, debug, 4)
