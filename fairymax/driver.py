@@ -284,8 +284,8 @@ class Driver:
                 exclude=job.exclude, multipv=job.multipv)
             for info in gen:
                 job.last = info
-                if info.pv and (job.multipv == 1 or job.best is None or info.depth >= job.best.depth):
-                    job.best = info
+                if info.pv and getattr(info, "multipv", 1) == 1:
+                    job.best = info             # the first line of a multi-PV search
                 if (self.post or job.kind == "analyze") and info.pv:
                     with self.out_lock:
                         stopped = job.stop_flag and job.kind != "think"
