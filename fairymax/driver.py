@@ -50,6 +50,7 @@ WHILE_THINKING = {"post", "nopost", "hard", "easy", "otim", "computer", "name", 
                   "accepted", "rejected", "random", "cores", "egtpath"}
 MOVE_LIKE = re.compile(r"^([a-z]\d+[a-z]\d+|[A-Za-z]@[a-z]\d+|@@@@|O-O(-O)?|0-0(-0)?)", re.I)
 SQUARE = re.compile(r"^([a-z])(\d+)$")
+EDIT_LINE = re.compile(r"^([#c.]|[A-Za-z][+~]?[a-z]\d+)$")   # other lines: normal commands
 
 
 def _version() -> str:
@@ -558,7 +559,7 @@ class Driver:
             elif job.kind == "analyze":
                 if cmd not in HARMLESS:
                     self.stop_job()
-        if self.editing:
+        if self.editing and EDIT_LINE.match(line):
             self.edit_command(line)
         else:
             handler = self.commands.get(cmd)
@@ -718,7 +719,7 @@ class Driver:
         elif line == "c":
             self.edit_colour ^= 1
         elif len(line) >= 3:
-            letter, sq = line[0], self.square(line[1:])
+            letter, sq = line[0], self.square(line[1:].lstrip("+~"))
             if sq is not None:
                 row, file = sq
                 if letter in "xX":
