@@ -13,6 +13,7 @@ cdef struct Undo:
     int capture_index       # victim's slot in its colour's piece list
     int ep_sq, ep_sq2, ep_victim
     int halfmove
+    int checked
     key_t key
     score_t psq_score
 
@@ -26,6 +27,7 @@ cdef struct Position:
     int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)
     int ep_victim               # square of the pawn taken e.p.
     int halfmove                # plies since capture or pawn move
+    int checked                 # side to move in check: 1/0, -1 not yet known
     int royal_sq[2]             # square of a colour's only royal, -1 if it has 0 or several
     int ply                     # undo stack height
     int root_ply                # history before this is the game, after it the search

@@ -120,6 +120,25 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
     return n + 1
 
 
+cdef inline int walk_plain_ray(const Position* p, const Rules* r, int own, int kind, move_t* out,
+                               int n, int frm, int step, int mode) noexcept nogil:
+    """The common case of walk_rays: a non-pawn leaper or slider ray without special bits."""
+    cdef int to = frm + step
+    cdef piece_t cell = p.sq[to]
+    while cell == EMPTY:
+        if kind == GEN_ALL and (mode & M_QUIET):
+            out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
+            n += 1
+        if mode & M_LEAP:
+            return n
+        to += step
+        cell = p.sq[to]
+    if not (cell & own) and (mode & M_CAPTURE) and r.value[cell & TYPE_MASK] >= IRON:
+        out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
+        n += 1
+    return n
+
+
 cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
                    move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
@@ -142,6 +161,9 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
         for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
             step = r.ray_step[j]
             mode = r.ray_mode[j]
+            if r.ray_plain[j] and ptype > 2 and kind != GEN_ATTACKS:
+                n = walk_plain_ray(p, r, own, kind, out, n, frm, step, mode)
+                continue
             to = frm
             delay = (mode >> 10) & 3
             moved_push = False
@@ -317,12 +339,37 @@ cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil:
     return r.bare_king_loses and bare(p, r, p.stm ^ 1) and not bare(p, r, p.stm)
 
 
+cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vacated,
+                           int by_side) noexcept nogil:
+    """Did emptying `vacated` open a slider line of by_side onto `royal`?  (For a
+    position whose royal was not attacked before, in a queen-lines-only variant.)"""
+    cdef int drow = r.sq_row[vacated] - r.sq_row[royal], dfile = r.sq_file[vacated] - r.sq_file[royal]
+    cdef int d, s, mask
+    cdef piece_t cell
+    if drow != 0 and dfile != 0 and drow != dfile and drow != -dfile:
+        return False
+    d = (drow > 0) * STRIDE - (drow < 0) * STRIDE + (dfile > 0) - (dfile < 0)
+    mask = r.slider_mask_by_step[64 - d]
+    if not mask:
+        return False
+    s = royal + d
+    while p.sq[s] == EMPTY:
+        s += d
+    if (s < vacated) if d > 0 else (s > vacated):
+        return False              # the line is blocked before the vacated square
+    cell = p.sq[s]
+    return (cell & COLOUR_MASK) == colour_bit(by_side) and (mask >> (cell & TYPE_MASK)) & 1
+
+
 cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
     """Is the move just made (by the side not to move now) illegal?"""
     cdef int mover = p.stm ^ 1, frm = mv_from(m), to = mv_to(m), s, e = -1, lo, hi
     if mv_kind(m) == MK_CASTLE:
         e = frm + CASTLE_STEP[mv_detail(m)]
     if r.simple_attacks and p.royal_sq[mover] >= 0:
+        if e < 0 and p.undo[p.ply - 1].checked == 0 and p.royal_sq[mover] != to \
+                and mv_kind(m) != MK_EP and r.queen_lines_only:
+            return discovers_attack(p, r, p.royal_sq[mover], frm, p.stm)
         if e >= 0:
             lo = frm if frm < to else to
             hi = to if frm < to else frm
@@ -403,6 +450,9 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     u.halfmove = p.halfmove
     u.key = key
     u.psq_score = psq
+    if p.checked < 0 and r.simple_attacks:
+        p.checked = in_check(p, r)
+    u.checked = p.checked
     if p.ep_sq >= 0:
         key ^= r.zobrist_ep[p.ep_sq]
     if victim:
@@ -448,6 +498,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     p.stm = opp
     p.key = key ^ r.zobrist_side
     p.psq_score = psq
+    p.checked = -1
     p.ply += 1
     if illegal_after(p, r, m):
         unmake_move(p, r)
@@ -488,6 +539,7 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     p.ep_sq2 = u.ep_sq2
     p.ep_victim = u.ep_victim
     p.halfmove = u.halfmove
+    p.checked = u.checked
     p.key = u.key
     p.psq_score = u.psq_score
 
@@ -500,11 +552,13 @@ cdef void make_null(Position* p, const Rules* r) noexcept nogil:
     u.ep_sq2 = p.ep_sq2
     u.ep_victim = p.ep_victim
     u.halfmove = p.halfmove
+    u.checked = p.checked
     u.key = p.key
     u.psq_score = p.psq_score
     if p.ep_sq >= 0:
         p.key ^= r.zobrist_ep[p.ep_sq]
     p.ep_sq = p.ep_sq2 = p.ep_victim = -1
+    p.checked = -1
     p.key ^= r.zobrist_side
     p.stm ^= 1
     p.ply += 1
@@ -517,6 +571,7 @@ cdef void unmake_null(Position* p, const Rules* r) noexcept nogil:
     p.ep_sq = u.ep_sq
     p.ep_sq2 = u.ep_sq2
     p.ep_victim = u.ep_victim
+    p.checked = u.checked
     p.key = u.key
 
 
@@ -609,6 +664,7 @@ cdef class Board:
             self.pos.sq[sq] = EMPTY if self.rules.is_board[sq] else EDGE
         self.pos.ep_sq = self.pos.ep_sq2 = self.pos.ep_victim = -1
         self.pos.royal_sq[0] = self.pos.royal_sq[1] = -1
+        self.pos.checked = -1
 
     cdef void _finish_setup(self):
         """Rebuild piece lists, counts, key and psq score from the squares."""

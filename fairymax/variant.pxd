@@ -9,6 +9,7 @@ cdef struct Rules:
     int first_ray[MAX_TYPES + 1]
     int ray_step[MAX_RAYS]
     int ray_mode[MAX_RAYS]     # full Fairy-Max mode word (second-step XOR in bits 12+)
+    int ray_plain[MAX_RAYS]    # plain leaper/slider ray: only the bits 1|2|4 are set
     int value[MAX_TYPES]       # Fairy-Max value: centipawns, negative = royal
     int centralized[MAX_TYPES] # lower-case letter in the ini
     # promotion: a pawn (type 1 white, 2 black) landing on its zone row becomes
@@ -32,6 +33,8 @@ cdef struct Rules:
     int attack_leapers[MAX_RAYS]
     int attack_sliders[MAX_RAYS]
     int castles                # some piece has a castling ray
+    int queen_lines_only       # every slider moves along ranks, files, diagonals
+    int slider_mask_by_step[129]   # attack_sliders of step s at [s + 64]
     int may_duplicate          # generator can emit the same move twice
     int is_board[NSQ]          # 1 on playable squares
     int sq_row[NSQ]            # row (0 = top) and file of a square

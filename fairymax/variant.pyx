@@ -71,6 +71,7 @@ cdef class Variant:
                     raise ValueError(f"{spec.name}: more than {MAX_RAYS} rays")
                 r.ray_step[n] = step
                 r.ray_mode[n] = mode
+                r.ray_plain[n] = (mode & ~7) == 0 and (mode & 3) != 0
                 n += 1
         for t in range(len(spec.pieces) + 1, MAX_TYPES + 1):
             r.first_ray[t] = n
@@ -169,6 +170,11 @@ cdef class Variant:
             r.attack_leapers[i] = leapers
             r.attack_sliders[i] = sliders
         r.num_attack_dirs = len(directions)
+        r.queen_lines_only = all(s in (1, -1, 16, -16, 15, -15, 17, -17)
+                                 for s, (_, sliders) in directions.items() if sliders)
+        for step, (leapers, sliders) in directions.items():
+            if -64 <= step <= 64:
+                r.slider_mask_by_step[step + 64] = sliders
 
     # ---- Python-level description -------------------------------------------------
     @property
