@@ -17,7 +17,7 @@ DEFAULT_DEPTH = 7
 POSITIONS: list[tuple[str, str | None]] = [
     ("normal", None),
     ("normal", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    ("normal", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8"),
+    ("normal", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
     ("normal", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
     ("normal", "6k1/5ppp/8/8/8/8/1r3PPP/3R2K1 w - - 0 1"),
     ("capablanca", None),
@@ -30,8 +30,12 @@ POSITIONS: list[tuple[str, str | None]] = [
 
 
 def run(depth: int = DEFAULT_DEPTH, variant: str | None = None, hash_mb: int = 16,
-        out=sys.stdout) -> tuple[int, float]:
-    """Search every bench position (of `variant` only, if given); return (nodes, seconds)."""
+        out=None) -> tuple[int, float]:
+    """Search every bench position (of `variant` only, if given); return (nodes, seconds).
+
+    One line per position goes to `out` (default sys.stdout).
+    """
+    out = out or sys.stdout
     from fairymax.board import Board
     from fairymax.search import Searcher
 

@@ -7,6 +7,8 @@ from fairymax.board cimport Position
 cdef struct EvalInfo:
     int nonpawn[MAX_TYPES]      # value of a non-pawn, non-royal type, else 0
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
+    int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
+    int has_spares
     int slider_rays[MAX_TYPES]  # 1 if the type has a plain sliding ray (mobility walks it)
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre

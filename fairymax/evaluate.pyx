@@ -12,8 +12,9 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   front in the middle game, centralise in the end game); mobility of pieces
   with a sliding ray (squares reached by the first step of every ray, all
   squares of sliding rays; leapers get centralisation instead);
-  mop-up against a bare royal (drive it to the edge, bring the royals
-  together); a drawish-material scale (no pawns, less than a minor ahead).
+  spare royals (Spartan) worth |value| each beyond the first; mop-up
+  against a bare royal (drive it to the edge, bring the royals together);
+  a drawish-material scale (no pawns, less than a minor ahead).
 
 The slow per-call terms are skipped when the incremental score is outside
 [alpha - lazy_margin, beta + lazy_margin] (lazy evaluation).
@@ -138,9 +139,14 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         e.nonpawn[t] = 0
         e.royal[t] = 0
         e.slider_rays[t] = 0
+        e.spare[t] = 0
+    e.has_spares = 0
     for t in range(1, r.num_types + 1):
         if r.value[t] < 0:
             e.royal[t] = 1
+            if r.value[t] < -2 and r.value[t] >= -665:
+                e.spare[t] = -r.value[t]
+                e.has_spares = 1
         elif t > 2:
             e.nonpawn[t] = r.value[t]
         for k in range(r.first_ray[t], r.first_ray[t + 1]):
@@ -204,8 +210,16 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
     cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
     cdef int phase[2]               # material of colour c relative to the start, 0..256
-    cdef int fast = p.psq_score if p.stm == 0 else -p.psq_score
+    cdef int fast = p.psq_score
     cdef int total, winner, loser, dist
+
+    # spare royals (Spartan kings) are worth |value| each beyond the first
+    if e.has_spares:
+        for t in range(1, r.num_types + 1):
+            if e.spare[t]:
+                fast += e.spare[t] * (imax(p.type_count[0][t] - 1, 0) - imax(p.type_count[1][t] - 1, 0))
+    if p.stm:
+        fast = -fast
 
     if fast + e.lazy_margin <= alpha or fast - e.lazy_margin >= beta:
         return fast
@@ -295,7 +309,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         score[c] += bonus * phase[1 - c] // 256
         score[c] += KING_CENTRE * e.centre[sq] * (256 - phase[1 - c]) // 256
 
-    total = score[0] - score[1] + p.psq_score     # White's view
+    total = score[0] - score[1] + (fast if p.stm == 0 else -fast)     # White's view
 
     # mop-up against a bare royal; drawish material without pawns
     winner = 0 if total > 0 else 1

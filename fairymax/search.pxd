@@ -25,6 +25,7 @@ cdef struct SearchState:
     move_t pv[MAX_PLY][MAX_PLY] # triangular PV array
     int pv_len[MAX_PLY]
     uint64_t nodes
+    uint64_t passes             # IID iterations run (Fairy-Max's node count)
     uint64_t node_limit         # 0: none
     uint64_t next_poll
     int64_t deadline_ns         # 0: none
@@ -38,6 +39,6 @@ cdef class Searcher:
     cdef SearchState s
     cdef TT tt_owner
     cdef Board board            # private copy of the position being searched
-    cdef public int features    # F_* bits (search.FEATURES), all on by default
+    cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT
     cdef void _clear_tables(self)
     cdef list _pv_from(self, list raw, int max_len)

@@ -39,7 +39,7 @@ from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move, make_null,
                              unmake_null, in_check, is_capture, captured_type, repetitions,
                              legal_moves)
-from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_store, BOUND_UPPER, BOUND_LOWER,
+from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport EvalInfo, eval_info_init, evaluate, psq_total
 from fairymax.evaluate import init_psq
@@ -68,7 +68,7 @@ cdef enum:
     ASPIRATION = 35             # initial half-width of the root window
     NO_EVAL = -INF - 1
 
-# Feature switches (Searcher.features), all on by default; tests and measurements
+# Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
 # turn single ones off to show what each is worth.
 cdef enum:
     F_NULL = 1
@@ -80,14 +80,20 @@ cdef enum:
     F_KILLERS = 64
     F_HISTORY = 128
     F_IID_HASH = 256            # resume IID at the hash depth even if its bound is unusable
+                                # (off: Muller's design, restart at 1; measured -3% bench nodes, +4% WAC)
     F_MOBILITY = 512            # evaluation: mobility term
     F_ALL = 1023
+    F_DEFAULT = F_ALL & ~F_IID_HASH
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
             "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY}
 
-cdef int features = F_ALL       # read by search(); set per Searcher before each search
+# Python-visible copies of the score constants (cdef enums are C only)
+globals().update({"MATE": <int>MATE, "INF": <int>INF, "MAX_PLY": <int>MAX_PLY,
+                  "MATE_BOUND": <int>MATE_BOUND})
+
+cdef int features = F_DEFAULT       # read by search(); set per Searcher before each search
 
 
 cdef struct Picker:
@@ -330,7 +336,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
 
-    # 1. node count and polling
+    # 1. node count and polling (the hash bucket loads meanwhile)
+    tt_prefetch(s.tt, p.key)
     s.nodes += 1
     if s.nodes >= s.next_poll:
         poll(s)
@@ -393,7 +400,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 hash_move = 0
 
     # 5. static evaluation (stand pat, null-move and futility conditions) and null move
-    if qs or not in_chk:
+    if qs or (not in_chk and (depth == 1 or not pv_node)):
         static_eval = evaluate(p, r, &s.ev, alpha, beta)
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
             and static_eval >= beta and beta < MATE_BOUND and has_pieces(p, &s.ev, p.stm)):
@@ -421,6 +428,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     best_move = hash_move
     it = start
     while it <= last:
+        s.passes += 1
         iter_alpha = alpha
         s.pv_len[ply] = 0
         if qs:
@@ -452,7 +460,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             best = static_eval + r.value[victim] + DELTA_MARGIN
                         m = 0
                 elif (features & F_FUTILITY and it == 1 and not in_chk and not tactical and legal > 0
-                        and static_eval + FUTILITY_MARGIN <= iter_alpha
+                        and static_eval != NO_EVAL and static_eval + FUTILITY_MARGIN <= iter_alpha
                         and m != pk.killer1 and m != pk.killer2):
                     if static_eval + FUTILITY_MARGIN > best:
                         best = static_eval + FUTILITY_MARGIN
@@ -547,7 +555,7 @@ cdef class Searcher:
             raise MemoryError("cannot allocate move lists")
         self.s.tt = &self.tt_owner.t
         self.s.stop = 0
-        self.features = F_ALL
+        self.features = F_DEFAULT
         self._clear_tables()
 
     def __dealloc__(self):
@@ -578,8 +586,14 @@ cdef class Searcher:
 
     @property
     def nodes(self):
-        """Nodes searched by the current/last search."""
+        """Nodes (search() calls) of the current/last search."""
         return self.s.nodes
+
+    @property
+    def passes(self):
+        """IID passes of the current/last search: Fairy-Max's way of counting nodes
+        (once per node and iteration, hash cutoffs excluded); for comparisons only."""
+        return self.s.passes
 
     def set_features(self, **flags):
         """Turn search features on/off by name (see FEATURES); for measurements."""
@@ -650,6 +664,7 @@ cdef class Searcher:
                 s.history[idx][depth] //= 8
         features = self.features
         s.nodes = 0
+        s.passes = 0
         s.next_poll = 0
         s.seldepth = 0
         s.stop = 0

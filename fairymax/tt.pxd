@@ -29,6 +29,16 @@ cdef struct TTable:
     uint64_t mask           # buckets - 1 (buckets is a power of two)
     uint8_t generation      # 0..63, bumped once per root search
 
+cdef extern from *:
+    """
+    #define FM_PREFETCH(addr) __builtin_prefetch(addr)
+    """
+    void FM_PREFETCH(const void* addr) noexcept nogil
+
+cdef inline void tt_prefetch(TTable* t, key_t key) noexcept nogil:
+    """Start loading the bucket of `key` into the cache (probe it a little later)."""
+    FM_PREFETCH(t.entries + (key & t.mask) * BUCKET_SIZE)
+
 cdef TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil
 cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int bound) noexcept nogil
 

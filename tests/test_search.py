@@ -1,0 +1,235 @@
+"""Search tests on known positions, at fixed depth (never wall clock for results)."""
+import threading
+import time
+
+import pytest
+
+from fairymax.board import Board
+from fairymax.search import MATE, Searcher, SearchInfo
+from fairymax.evaluate import evaluate_board, init_psq
+
+MATE_BOUND = MATE - 200
+
+
+def board_at(variant, fen=None):
+    board = Board.from_name(variant)
+    if fen:
+        board.set_fen(fen)
+    return board
+
+
+def search(board, depth, **kw):
+    """Last complete SearchInfo of a fixed-depth search with a fresh searcher."""
+    searcher = Searcher(8)
+    last = None
+    for info in searcher.iterate(board, max_depth=depth, **kw):
+        if info.complete:
+            last = info
+    assert last is not None
+    return last
+
+
+def best_text(board, info):
+    return board.move_text(info.pv[0])
+
+
+def assert_pv_legal(board, pv):
+    b = board.copy()
+    for m in pv:
+        assert m in b.legal_moves()
+        b.push(m)
+
+
+# ---------------------------------------------------------------- mates
+
+@pytest.mark.parametrize("fen, move, plies", [
+    ("6k1/5ppp/8/8/8/8/1r3PPP/3R2K1 w - - 0 1", "d1d8", 1),
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6", 3),
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", "g2g1", 3),
+    ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", 5),
+])
+def test_mate_found_with_mate_score(fen, move, plies):
+    board = board_at("normal", fen)
+    info = search(board, plies + 1)
+    assert best_text(board, info) == move
+    assert info.score == MATE - plies
+    assert_pv_legal(board, info.pv)
+    assert len(info.pv) == plies
+
+
+def test_being_mated_scores_negative_mate():
+    # Black's only move Ka7 is answered by Qa5#
+    board = board_at("normal", "k7/2K5/8/1Q6/8/8/8/8 b - - 0 1")
+    info = search(board, 3)
+    assert best_text(board, info) == "a8a7"
+    assert info.score == -(MATE - 2)
+
+
+def test_mate_threat_avoided():
+    # White threatens Rd8#; Black must make room for its king (or cover d8)
+    board = board_at("normal", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1")
+    info = search(board, 4)
+    assert info.score > -MATE_BOUND
+    board.push(info.pv[0])
+    reply = search(board, 2)
+    assert reply.score < MATE_BOUND
+
+
+# ---------------------------------------------------------------- stalemate
+
+def test_stalemate_avoided_in_chess():
+    # Qb2 mates; most other queen moves stalemate the lone king
+    board = board_at("normal", "8/8/8/8/8/1qk5/8/K7 b - - 0 1")
+    info = search(board, 3)
+    assert best_text(board, info) == "b3b2"
+    assert info.score == MATE - 1
+
+
+def test_stalemate_is_a_draw_in_chess_not_a_win():
+    # Rb2 would stalemate White: a draw in chess, so the engine plays on
+    board = board_at("normal", "8/8/8/7p/7P/1rk5/8/K7 b - - 0 1")
+    info = search(board, 4)
+    assert best_text(board, info) != "b3b2"
+    assert info.score > 300
+
+
+def test_stalemate_sought_in_shatranj():
+    # In shatranj the stalemated side loses: Rb2 wins at once
+    board = board_at("shatranj", "8/8/8/7p/7P/1rk5/8/K7 b - - 0 1")
+    info = search(board, 4)
+    assert best_text(board, info) == "b3b2"
+    assert info.score == MATE - 1
+
+
+def test_losing_side_seeks_stalemate():
+    # Desperado rook: Black, facing mate, checks until the rook is taken with stalemate
+    board = board_at("normal", "7k/5Q2/5K2/8/8/8/8/r7 b - - 0 1")
+    info = search(board, 6)
+    assert abs(info.score) < 50
+
+
+# ---------------------------------------------------------------- variant rules
+
+def test_shatranj_bare_king_wins():
+    board = board_at("shatranj", "7r/8/8/8/8/2k5/7R/K7 b - - 0 1")
+    info = search(board, 4)
+    assert best_text(board, info) == "h8h2"
+    assert info.score >= MATE_BOUND
+
+
+def test_bare_king_is_no_win_in_chess():
+    board = board_at("normal", "7r/8/8/8/8/2k5/7R/K7 b - - 0 1")
+    info = search(board, 4)
+    assert best_text(board, info) == "h8h2"
+    assert 300 < info.score < MATE_BOUND
+
+
+def test_makruk_pawn_promotes_to_met():
+    board = board_at("makruk", "4k3/8/8/4P3/8/8/8/4K3 w - - 0 1")
+    info = search(board, 4)
+    assert best_text(board, info) == "e5e6m"
+    assert info.score > 100
+
+
+# ---------------------------------------------------------------- tactics (WAC)
+
+@pytest.mark.parametrize("fen, move", [
+    ("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1", "h6h7"),
+    ("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4"),
+    ("7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b7"),
+    ("rnbqkb1r/pppp1ppp/8/4P3/6n1/7P/PPPNPPP1/R1BQKBNR b KQkq - 0 1", "g4e3"),
+    ("r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1", "e7f7"),
+    ("3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1", "d6h2"),
+])
+def test_tactics(fen, move):
+    board = board_at("normal", fen)
+    info = search(board, 7)
+    assert best_text(board, info) == move
+
+
+def test_wins_hanging_queen():
+    board = board_at("normal", "rnb1kbnr/pppp1ppp/8/4p1q1/4P3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 1")
+    info = search(board, 3)
+    assert best_text(board, info) == "c1g5"
+
+
+# ---------------------------------------------------------------- driver behaviour
+
+def test_node_count_is_reproducible_and_limits_hold():
+    board = board_at("normal")
+    a, b = Searcher(8), Searcher(8)
+    for _ in a.iterate(board, max_depth=6):
+        pass
+    for _ in b.iterate(board, max_depth=6):
+        pass
+    assert a.nodes == b.nodes
+    c = Searcher(8)
+    infos = list(c.iterate(board, max_nodes=3000))
+    assert infos and c.nodes <= 3000
+    assert infos[-1].pv[0] in board.legal_moves()
+
+
+def test_board_is_not_modified_and_infos_are_ordered():
+    board = board_at("normal", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    fen = board.fen()
+    infos = [i for i in Searcher(8).iterate(board, max_depth=5) if i.complete]
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    assert all(isinstance(i, SearchInfo) for i in infos)
+    assert board.fen() == fen
+    for info in infos:
+        assert_pv_legal(board, info.pv)
+
+
+def test_exclude_and_multipv():
+    board = board_at("normal", "6k1/5ppp/8/8/8/8/1r3PPP/3R2K1 w - - 0 1")
+    mate = board.parse_move("d1d8")
+    info = search(board, 3, exclude=[mate])
+    assert info.pv[0] != mate
+    lines = [i for i in Searcher(8).iterate(board, max_depth=3, multipv=3) if i.complete and i.depth == 3]
+    assert [i.multipv for i in lines] == [1, 2, 3]
+    assert lines[0].pv[0] == mate
+    assert len({i.pv[0] for i in lines}) == 3
+    assert lines[0].score >= lines[1].score >= lines[2].score
+
+
+def test_stop_from_another_thread():
+    board = board_at("capablanca")
+    searcher = Searcher(8)
+    threading.Timer(0.3, searcher.stop).start()
+    start = time.monotonic()
+    infos = list(searcher.iterate(board))
+    assert time.monotonic() - start < 3.0
+    assert infos and infos[-1].pv[0] in board.legal_moves()
+
+
+def test_hard_time_limit():
+    board = board_at("normal")
+    start = time.monotonic()
+    infos = list(Searcher(8).iterate(board, hard_ms=200))
+    assert time.monotonic() - start < 2.0
+    assert infos
+
+
+def test_no_legal_moves_yields_nothing():
+    board = board_at("normal", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")   # stalemate
+    assert list(Searcher(8).iterate(board, max_depth=3)) == []
+
+
+def test_evaluation_symmetric_and_material():
+    init_psq(Board.from_name("normal").variant)
+    start = board_at("normal")
+    assert abs(evaluate_board(start)) < 30
+    up_a_queen = board_at("normal", "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert evaluate_board(up_a_queen) > 700
+    mirrored = board_at("normal", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1")
+    assert evaluate_board(mirrored) == evaluate_board(up_a_queen)
+
+
+@pytest.mark.parametrize("variant", ["capablanca", "shatranj", "makruk", "courier", "grande-acedrex",
+                                     "king-of-the-hill", "spartan", "almost-wildebeest"])
+def test_every_kind_of_variant_searches(variant):
+    board = board_at(variant)
+    info = search(board, 3)
+    assert_pv_legal(board, info.pv)
+    assert abs(info.score) < 300
