@@ -34,6 +34,7 @@ cdef enum:
     KING_CENTRE = 2         # end game, per unit of centre closeness (0..16)
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
+    MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
     LAZY_MARGIN = 250
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
@@ -314,7 +315,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     # mop-up against a bare royal; drawish material without pawns
     winner = 0 if total > 0 else 1
     loser = 1 - winner
-    if pawns[loser] == 0 and others[loser] == 0 and npm[winner] > 0 \
+    if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \
             and royal_sq[0] >= 0 and royal_sq[1] >= 0:
         dist = imax(iabs(r.sq_row[royal_sq[0]] - r.sq_row[royal_sq[1]]),
                     iabs(r.sq_file[royal_sq[0]] - r.sq_file[royal_sq[1]]))
