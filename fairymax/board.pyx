@@ -17,7 +17,8 @@ from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD
                              MAX_PIECES, MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
                              BLACK, COLOUR_MASK, MOVED, EDGE, M_CAPTURE, M_QUIET, M_LEAP,
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
-                             MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail)
+                             MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
+                             mv_gate)
 from fairymax.variant cimport Rules, Variant
 
 import re
@@ -63,6 +64,17 @@ cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
 cdef inline score_t piece_psq(const Rules* r, piece_t pc, int sq) noexcept nogil:
     cdef score_t v = r.psq[piece_index(pc)][sq]
     return v if pc & WHITE else -v
+
+cdef key_t hand_key(const Position* p, const Rules* r) noexcept nogil:
+    """Hash of the pieces in hand (one key per piece held)."""
+    cdef key_t k = 0
+    cdef int side, t, i
+    for side in range(2):
+        for t in range(16):
+            for i in range(p.hand[side][t]):
+                k ^= r.zobrist_hand[side][t]
+    return k
+
 
 cdef inline bint occupied(piece_t cell) noexcept nogil:
     """Occupied for Fairy-Max's path tests, where off-board cells read as empty."""
@@ -139,6 +151,17 @@ cdef inline int walk_plain_ray(const Position* p, const Rules* r, int own, int k
     return n
 
 
+cdef inline int add_gatings(const Position* p, const Rules* r, int side, move_t* out, int n,
+                            move_t base) noexcept nogil:
+    """Copies of base that also gate a hand piece onto the square the mover leaves."""
+    cdef int g
+    for g in range(2):
+        if r.gate_type[side][g] and p.hand[side][r.gate_type[side][g]] > 0:
+            out[n] = base | ((g + 1) << 28)
+            n += 1
+    return n
+
+
 cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
                    move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
@@ -149,7 +172,7 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
     """
     cdef int own = colour_bit(side)
     cdef int n = 0, k, j, frm, to, capsq, step, step2, mode, low, delay, nsteps, f
-    cdef int ptype, value, marker, castle_code, corner, path, victim_type
+    cdef int ptype, value, marker, castle_code, corner, path, victim_type, first
     cdef piece_t piece, cell, corner_cell
     cdef bint virgin, moved_push, stop, platform
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
@@ -161,7 +184,7 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
         for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
             step = r.ray_step[j]
             mode = r.ray_mode[j]
-            if r.ray_plain[j] and ptype > 2 and kind != GEN_ATTACKS:
+            if r.ray_plain[j] and ptype > 2 and kind != GEN_ATTACKS and not (r.gating and virgin):
                 n = walk_plain_ray(p, r, own, kind, out, n, frm, step, mode)
                 continue
             to = frm
@@ -223,7 +246,10 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
                                 return 1
                             scan.royal_hit = capsq
                     if kind != GEN_ATTACKS and (marker < 0 or ptype <= 2 or castle_code >= 0):
+                        first = n
                         n = emit(p, r, kind, out, n, frm, to, capsq, piece, marker, castle_code, nsteps)
+                        if r.gating and virgin and ptype > 2 and n > first:
+                            n = add_gatings(p, r, side, out, n, out[first])
                 # how the ray goes on
                 stop = cell != EMPTY
                 platform = stop and ((delay & 2) == 0 or (cell & own) != 0)
@@ -415,9 +441,12 @@ cdef inline void remove_from_list(Position* p, int side, int sq) noexcept nogil:
 
 
 cdef inline void restore_to_list(Position* p, int side, int sq, int idx) noexcept nogil:
-    cdef int moved = p.plist[side][idx]
-    p.plist[side][p.pcount[side]] = moved
-    p.pindex[moved] = p.pcount[side]
+    """Undo remove_from_list: put sq back in slot idx, the piece now there to the end."""
+    cdef int moved
+    if idx < p.pcount[side]:
+        moved = p.plist[side][idx]
+        p.plist[side][p.pcount[side]] = moved
+        p.pindex[moved] = p.pcount[side]
     p.pcount[side] += 1
     p.plist[side][idx] = sq
     p.pindex[sq] = idx
@@ -435,7 +464,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     cdef int frm = mv_from(m), to = mv_to(m), kind = mv_kind(m), promo = mv_promo(m)
     cdef int side = p.stm, opp = side ^ 1, capsq, corner, rook_to, step, ep
     cdef Undo* u = &p.undo[p.ply]
-    cdef piece_t piece = p.sq[frm], victim, moved_piece, corner_piece
+    cdef piece_t piece = p.sq[frm], victim, moved_piece, corner_piece, gated
     cdef key_t key = p.key
     cdef score_t psq = p.psq_score
     capsq = p.ep_victim if kind == MK_EP else to
@@ -483,6 +512,16 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.sq[corner] = EMPTY
         p.sq[rook_to] = corner_piece | MOVED
         relocate(p, colour_of(corner_piece), corner, rook_to)
+    if mv_gate(m):
+        gated = colour_bit(side) | r.gate_type[side][mv_gate(m) - 1] | MOVED
+        p.sq[frm] = gated
+        p.pindex[frm] = p.pcount[side]
+        p.plist[side][p.pcount[side]] = frm
+        p.pcount[side] += 1
+        p.type_count[side][gated & TYPE_MASK] += 1
+        p.hand[side][gated & TYPE_MASK] -= 1
+        key ^= piece_key(r, gated, frm) ^ r.zobrist_hand[side][gated & TYPE_MASK]
+        psq += piece_psq(r, gated, frm)
     p.ep_sq = p.ep_sq2 = p.ep_victim = -1
     if kind == MK_PUSH:
         ep = to - (to - frm) // mv_detail(m)
@@ -513,7 +552,13 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     cdef move_t m = u.move
     cdef int frm = mv_from(m), to = mv_to(m), side = p.stm ^ 1, opp = p.stm
     cdef int step, corner, rook_to, promo = mv_promo(m)
+    cdef piece_t gated
     p.stm = side
+    if mv_gate(m):
+        gated = p.sq[frm]
+        remove_from_list(p, side, frm)
+        p.type_count[side][gated & TYPE_MASK] -= 1
+        p.hand[side][gated & TYPE_MASK] += 1
     if mv_kind(m) == MK_CASTLE:
         step = CASTLE_STEP[mv_detail(m)]
         corner = frm - r.sq_file[frm] + (r.width - 1 if step > 0 else 0)
@@ -689,6 +734,7 @@ cdef class Board:
             p.psq_score += piece_psq(r, pc, sq)
         if p.ep_sq >= 0:
             p.key ^= r.zobrist_ep[p.ep_sq]
+        p.key ^= hand_key(p, r)
         recompute_royal(p, r, 0)
         recompute_royal(p, r, 1)
         p.ply = p.root_ply = 0
@@ -707,7 +753,7 @@ cdef class Board:
     def reset(self):
         """The variant's start position: back ranks from the setup lines, a full pawn rank."""
         cdef const Rules* r = self.rules
-        cdef int f
+        cdef int f, side, g
         self._clear()
         self.fullmove_offset = 0
         for f in range(r.width):
@@ -717,6 +763,11 @@ cdef class Board:
                 self.pos.sq[square(r.back_row[1], f)] = BLACK | self._canonical(r.home_type[1][f])
             self.pos.sq[square(r.pawn_row[0], f)] = WHITE | 1
             self.pos.sq[square(r.pawn_row[1], f)] = BLACK | 2
+        if r.gating:
+            for side in range(2):
+                for g in range(2):
+                    if r.gate_type[side][g]:
+                        self.pos.hand[side][r.gate_type[side][g]] += 1
         self._finish_setup()
 
     def set_fen(self, str fen):
@@ -740,8 +791,10 @@ cdef class Board:
         if not fields:
             raise ValueError("empty FEN")
         placement = fields[0]
-        if "[" in placement:          # holdings of drop variants: not supported, ignored
-            placement = placement[:placement.index("[")]
+        holdings = ""
+        if "[" in placement:          # pieces in hand (gating variants; ignored elsewhere)
+            placement, _, holdings = placement.partition("[")
+            holdings = holdings.rstrip("]")
         rows = placement.split("/")
         if len(rows) != r.height:
             raise ValueError(f"FEN has {len(rows)} ranks, the board has {r.height}")
@@ -765,6 +818,13 @@ cdef class Board:
                     raise ValueError(f"bad character '{token}' in FEN")
             if f != r.width:
                 raise ValueError(f"rank {r.height - row} has {f} files, the board has {r.width}")
+        if r.gating:
+            for token in holdings:
+                colour = 0 if token.isupper() else 1
+                t = self.variant.type_of(token, colour)
+                if t not in (r.gate_type[colour][0], r.gate_type[colour][1]) or not t:
+                    raise ValueError(f"bad piece '{token}' in hand")
+                p.hand[colour][t] += 1
         side_field = fields[1] if len(fields) > 1 else "w"
         if side_field not in ("w", "b"):
             raise ValueError(f"bad side to move '{side_field}'")
@@ -833,6 +893,9 @@ cdef class Board:
             elif row == r.back_row[side] and castlers[side] >= 0 and (
                     f == castlers[side] or f == 0 or f == r.width - 1):
                 virgin = self._castle_right(rights, side, f, castlers[side])
+            elif row == r.back_row[side] and r.gating:
+                letter = "abcdefghijklmn"[f]
+                virgin = (letter.upper() if side == 0 else letter) in rights
             elif row == r.back_row[side]:
                 virgin = self._canonical(r.home_type[side][f]) == self._canonical(t)
             if virgin:
@@ -893,13 +956,25 @@ cdef class Board:
         rights = ""
         for side in range(2):
             royal_file = self._castling_royal_file(side)
-            if royal_file < 0 or p.sq[square(r.back_row[side], royal_file)] & MOVED:
-                continue
-            for f, letter in ((r.width - 1, "K"), (0, "Q")):
-                pc = p.sq[square(r.back_row[side], f)]
-                if pc != EMPTY and not (pc & MOVED) and colour_of(pc) == side:
-                    rights += letter if side == 0 else letter.lower()
+            own = ""
+            if royal_file >= 0 and not (p.sq[square(r.back_row[side], royal_file)] & MOVED):
+                for f, letter in ((r.width - 1, "K"), (0, "Q")):
+                    pc = p.sq[square(r.back_row[side], f)]
+                    if pc != EMPTY and not (pc & MOVED) and colour_of(pc) == side:
+                        own += letter
+            if r.gating and any(p.hand[side][t] for t in range(16)):
+                # gating rights: the files of the other unmoved back-rank pieces
+                for f in range(r.width):
+                    pc = p.sq[square(r.back_row[side], f)]
+                    if pc != EMPTY and not (pc & MOVED) and colour_of(pc) == side and (pc & TYPE_MASK) > 2 \
+                            and f != royal_file and not (royal_file >= 0 and f in (0, r.width - 1)):
+                        own += "ABCDEFGHIJKLMN"[f]
+            rights += own if side == 0 else own.lower()
         ep = self.square_name(p.ep_sq) if p.ep_sq >= 0 else "-"
+        if r.gating:
+            rows[len(rows) - 1] += "[" + "".join(
+                self._letter((WHITE if side == 0 else BLACK) | t) * p.hand[side][t]
+                for side in range(2) for t in range(1, 16) if p.hand[side][t]) + "]"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[p.stm], rights or "-", ep,
                                       p.halfmove, 1 + (self.fullmove_offset + len(self.history)) // 2)
 
@@ -930,6 +1005,8 @@ cdef class Board:
         text = self.square_name(mv_from(m)) + self.square_name(mv_to(m))
         if mv_promo(m):
             text += self.variant.letter(mv_promo(m)).lower()
+        if mv_gate(m):
+            text += self.variant.letter(self.rules.gate_type[self.pos.stm][mv_gate(m) - 1]).lower()
         return text
 
     def parse_move(self, str text) -> int:
@@ -951,6 +1028,12 @@ cdef class Board:
         candidates = [m for m in legal if mv_from(m) == frm and mv_to(m) == to]
         if not candidates:
             raise ValueError(f"illegal move {text}")
+        if any(mv_gate(m) for m in candidates):
+            for m in candidates:
+                if (self.move_text(m)[len(text) - len(suffix):] if suffix else not mv_gate(m)) \
+                        and (not suffix or self.move_text(m).endswith(suffix.lower())):
+                    return m
+            raise ValueError(f"illegal gating {text}")
         if not any(mv_promo(m) for m in candidates):
             return candidates[0]
         if not suffix:
@@ -1068,6 +1151,7 @@ cdef class Board:
         memset(counts, 0, sizeof(counts))
         if p.ep_sq >= 0:
             key ^= r.zobrist_ep[p.ep_sq]
+        key ^= hand_key(p, r)
         for side in range(2):
             for k in range(p.pcount[side]):
                 sq = p.plist[side][k]

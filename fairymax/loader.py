@@ -42,6 +42,11 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
 ``Stalemate: loss`` / ``Stalemate: draw``
     The result for the stalemated side.  Absent: Fairy-Max's default (draw, or loss
     when piece #9 has value -2).
+``Gating: H E``
+    Seirawan-style gating: each side starts with one of each listed piece in hand and
+    may put one on the square a never-moved piece (not a pawn) leaves.  Fairy-Max
+    turns this on by the game name "seirawan" (hand pieces #9 and #10); so does the
+    loader when the line is absent.
 
 Every problem in a file raises :class:`IniError` with a message ``FILE:LINE: text``.
 """
@@ -67,7 +72,7 @@ MAX_RAYS = 255           # rays of all pieces of one variant together
 MAX_RANK_LEAP = 4        # engine limit: rows of guard cells (types.pxd GUARD_ROWS)
 MAX_VALUE = 32767        # |piece value| bound, so values fit any score type
 
-EXTENSION_KEYS = ("promote", "bareking", "stalemate")
+EXTENSION_KEYS = ("promote", "bareking", "stalemate", "gating")
 
 _GAME_RE = re.compile(r"^Game:\s*(\S+)(?:\s+#\s+(\S+)(?:\s+#\s+(\S+))?)?\s*$")
 _BOARD_RE = re.compile(r"^(\d+)x(\d+)(?:=([+-]?\d+))?$")
@@ -76,7 +81,7 @@ _PIECE_RE = re.compile(r"^(\S):\s*(\S+)(.*)$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
-_EXT_RE = re.compile(r"^(promote|bareking|stalemate)\s*:(.*)$", re.IGNORECASE)
+_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating)\s*:(.*)$", re.IGNORECASE)
 
 
 class IniError(ValueError):
@@ -143,6 +148,7 @@ class VariantSpec:
     promote: tuple[str, str] | None = None
     bare_king: bool = False
     stalemate: str | None = None
+    gating: str | None = None    # letters of the pieces each side may gate (upper case)
     file: str = ""
     line: int = 0
 
@@ -420,10 +426,21 @@ class _Reader:
                 if value.lower() != "loss":
                     raise IniError(*where, f"BareKing: expected 'loss', got '{value}'")
                 spec.bare_king = True
+            elif key == "gating":
+                letters = "".join(value.split())
+                for c in letters:
+                    number = spec.piece_number(c, 0) if c.isalpha() else 0
+                    if number <= 2 or spec.pieces[number - 1].royal:
+                        raise IniError(*where, f"Gating: '{c}' is not a non-royal piece of {spec.name}")
+                if not letters:
+                    raise IniError(*where, "Gating: no piece letters")
+                spec.gating = letters.upper()
             else:
                 if value.lower() not in ("loss", "draw"):
                     raise IniError(*where, f"Stalemate: expected 'loss' or 'draw', got '{value}'")
                 spec.stalemate = value.lower()
+        if spec.gating is None and spec.name == "seirawan" and len(spec.pieces) >= 10:
+            spec.gating = (spec.pieces[8].letter + spec.pieces[9].letter).upper()
 
 
 def _read_lines(path: str) -> list[str]:

@@ -53,6 +53,8 @@ cdef enum:
 #   bits 18-21  promotion type     bits 22-23  kind (MK_*)
 #   bits 24-27  kind detail: castling step index (MK_CASTLE) or number of steps
 #               of a multi-step pawn push (MK_PUSH)
+#   bits 28-29  gating: 1 or 2 = the first or second hand piece of Rules.gate_type
+#               is put on the square the mover left (Seirawan)
 cdef enum:
     MK_NORMAL = 0
     MK_EP = 1          # captures the piece on the previous move's destination
@@ -76,3 +78,6 @@ cdef inline int mv_kind(move_t m) noexcept nogil:
 
 cdef inline int mv_detail(move_t m) noexcept nogil:
     return (m >> 24) & 0xF
+
+cdef inline int mv_gate(move_t m) noexcept nogil:
+    return (m >> 28) & 0x3

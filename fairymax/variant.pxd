@@ -25,6 +25,9 @@ cdef struct Rules:
     int hill                   # king-of-the-hill: royal on a centre square wins
     int stalemate_score        # score for the side that is stalemated (0 draw)
     int bare_king_loses        # pieces.ini extension: a bare royal loses
+    int gating                 # Seirawan gating from a hand of gate_type pieces
+    int gate_type[2][2]        # [colour][0/1]: piece types held at the start
+    key_t zobrist_hand[2][MAX_TYPES]
     int simple_attacks         # every capture ray is a plain leaper or slider
     # for simple_attacks: a square is attacked from direction attack_step[i] by a
     # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t

@@ -120,6 +120,11 @@ cdef class Variant:
         elif spec.stalemate == "draw":
             r.stalemate_score = 0
         r.bare_king_loses = bool(spec.bare_king)
+        gating = getattr(spec, "gating", None) or ""
+        r.gating = bool(gating)
+        for c in range(2):
+            for i, letter in enumerate(gating[:2]):
+                r.gate_type[c][i] = self.type_of(letter, c)
 
         self._build_attack_tables()
         if r.castles:
@@ -134,6 +139,9 @@ cdef class Variant:
             r.zobrist_virgin[sq] = _splitmix(&seed)
             r.zobrist_ep[sq] = _splitmix(&seed)
         r.zobrist_side = _splitmix(&seed)
+        for c in range(2):
+            for t in range(MAX_TYPES):
+                r.zobrist_hand[c][t] = _splitmix(&seed)
 
     cdef _build_attack_tables(self):
         cdef Rules* r = &self.rules
@@ -224,5 +232,6 @@ cdef class Variant:
             "simple_attacks": bool(r.simple_attacks), "may_duplicate": bool(r.may_duplicate),
             "hill": bool(r.hill), "triple_ep": bool(r.triple_ep), "castles": bool(r.castles),
             "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
+            "gating": bool(r.gating),
             "promo_row": (r.promo_row[0], r.promo_row[1]), "pawn_row": (r.pawn_row[0], r.pawn_row[1]),
         }

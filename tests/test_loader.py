@@ -350,3 +350,12 @@ def test_mutations_raise_only_ini_error(tmp_path):
             load_file(path)
         except IniError as exc:
             assert str(exc).startswith(f"{path}:")
+
+
+def test_gating_extension(ours, tmp_path):
+    assert ours["seirawan"].gating == "HE"
+    assert all(spec.gating is None for name, spec in ours.items() if name != "seirawan")
+    path = tmp_path / "gate.ini"
+    path.write_text(HEAD + game(tail="Gating: K\n"))
+    with pytest.raises(IniError, match=r"gate\.ini:\d+: Gating:"):
+        load_file(path)
