@@ -286,7 +286,10 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             if bonus:
                 steps = steps_to_promotion(r, c, row)
                 if 0 < steps < 8:
-                    score[c] += PASSED[steps] * (512 - phase[1 - c]) // 256
+                    bonus = PASSED[steps] * (512 - phase[1 - c]) // 256
+                    if r.value[r.promo_type[c][f]] < 250:
+                        bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
+                    score[c] += bonus
 
     # royal safety / activity, blended by the opponent's material
     for c in range(2):

@@ -125,11 +125,20 @@ def test_bare_king_is_no_win_in_chess():
     assert 300 < info.score < MATE_BOUND
 
 
-def test_makruk_pawn_promotes_to_met():
-    board = board_at("makruk", "4k3/8/8/4P3/8/8/8/4K3 w - - 0 1")
+def test_makruk_pawn_promotes_to_met_on_the_sixth_rank():
+    # exd6 takes the rook and promotes (makruk: on the 6th rank, to a met)
+    board = board_at("makruk", "k7/8/3r4/4P3/8/8/P7/4K3 w - - 0 1")
     info = search(board, 4)
+    assert best_text(board, info) == "e5d6m"
+    assert info.score > 300
+    board.push(info.pv[0])
+    assert "M" in board.fen().split()[0]
+
+
+def test_makruk_promotion_push_when_it_is_the_way_to_win():
+    board = board_at("makruk", "k7/8/8/4P3/8/8/P7/4K3 w - - 0 1")
+    info = search(board, 5)
     assert best_text(board, info) == "e5e6m"
-    assert info.score > 100
 
 
 # ---------------------------------------------------------------- tactics (WAC)
