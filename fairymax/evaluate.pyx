@@ -231,11 +231,11 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         others[c] = 0
         royal_sq[c] = -1
         pawns[c] = p.type_count[c][1 + c]
-        for t in range(1, r.num_types + 1):
+        for t in range(3, r.num_types + 1):
             if e.nonpawn[t]:
                 npm[c] += p.type_count[c][t] * e.nonpawn[t]
                 others[c] += p.type_count[c][t]
-        for f in range(16):
+        for f in range(r.width):
             pawn_count[c][f] = 0
             pawn_front[c][f] = 99 if c == 0 else -99
             pawn_back[c][f] = -99 if c == 0 else 99
