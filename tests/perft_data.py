@@ -1,11 +1,12 @@
-"""Readers for the reference perft files in ../shared/perft (independent counts)."""
+"""Readers for the reference perft files (independent counts, copied unchanged from the
+team's shared/perft; tests/perft/SOURCES.md says where every count came from)."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PERFT_DIR = Path(os.environ.get("FAIRYMAX_PERFT_DIR", Path(__file__).resolve().parents[2] / "shared" / "perft"))
+PERFT_DIR = Path(os.environ.get("FAIRYMAX_PERFT_DIR", Path(__file__).resolve().parent / "perft"))
 
 
 @dataclass
