@@ -30,6 +30,6 @@ setup(
     package_data={"fairymax": ["*.pxd", "*.pyx"]},
     ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False),
     python_requires=">=3.9",
-    extras_require={"test": ["pytest", "chess"]},
+    extras_require={"test": ["pytest", "chess", "Cython>=3.0"]},
     entry_points={"console_scripts": ["fairymax=fairymax.__main__:main"]},
 )
