@@ -458,6 +458,27 @@ cdef inline void relocate(Position* p, int side, int frm, int to) noexcept nogil
     p.pindex[to] = idx
 
 
+cdef inline void save_state(const Position* p, Undo* u) noexcept nogil:
+    """Keep what a move changes but cannot recompute when it is taken back."""
+    u.ep_sq = p.ep_sq
+    u.ep_sq2 = p.ep_sq2
+    u.ep_victim = p.ep_victim
+    u.halfmove = p.halfmove
+    u.checked = p.checked
+    u.key = p.key
+    u.psq_score = p.psq_score
+
+
+cdef inline void restore_state(Position* p, const Undo* u) noexcept nogil:
+    p.ep_sq = u.ep_sq
+    p.ep_sq2 = u.ep_sq2
+    p.ep_victim = u.ep_victim
+    p.halfmove = u.halfmove
+    p.checked = u.checked
+    p.key = u.key
+    p.psq_score = u.psq_score
+
+
 cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     """Make m (pseudo-legal for the side to move).  Returns 0 and leaves the position
     unchanged if the move is illegal, else 1."""
@@ -469,19 +490,13 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     cdef score_t psq = p.psq_score
     capsq = p.ep_victim if kind == MK_EP else to
     victim = p.sq[capsq]
+    if p.checked < 0 and r.simple_attacks:
+        p.checked = in_check(p, r)
+    save_state(p, u)
     u.move = m
     u.moved = piece
     u.captured = victim
     u.capture_sq = capsq
-    u.ep_sq = p.ep_sq
-    u.ep_sq2 = p.ep_sq2
-    u.ep_victim = p.ep_victim
-    u.halfmove = p.halfmove
-    u.key = key
-    u.psq_score = psq
-    if p.checked < 0 and r.simple_attacks:
-        p.checked = in_check(p, r)
-    u.checked = p.checked
     if p.ep_sq >= 0:
         key ^= r.zobrist_ep[p.ep_sq]
     if victim:
@@ -580,26 +595,14 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
             recompute_royal(p, r, opp)
     if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
         p.royal_sq[side] = frm
-    p.ep_sq = u.ep_sq
-    p.ep_sq2 = u.ep_sq2
-    p.ep_victim = u.ep_victim
-    p.halfmove = u.halfmove
-    p.checked = u.checked
-    p.key = u.key
-    p.psq_score = u.psq_score
+    restore_state(p, u)
 
 
 cdef void make_null(Position* p, const Rules* r) noexcept nogil:
     """Pass: only the side to move (and the e.p. right) changes."""
     cdef Undo* u = &p.undo[p.ply]
+    save_state(p, u)
     u.move = 0
-    u.ep_sq = p.ep_sq
-    u.ep_sq2 = p.ep_sq2
-    u.ep_victim = p.ep_victim
-    u.halfmove = p.halfmove
-    u.checked = p.checked
-    u.key = p.key
-    u.psq_score = p.psq_score
     if p.ep_sq >= 0:
         p.key ^= r.zobrist_ep[p.ep_sq]
     p.ep_sq = p.ep_sq2 = p.ep_victim = -1
@@ -613,11 +616,7 @@ cdef void unmake_null(Position* p, const Rules* r) noexcept nogil:
     p.ply -= 1
     cdef Undo* u = &p.undo[p.ply]
     p.stm ^= 1
-    p.ep_sq = u.ep_sq
-    p.ep_sq2 = u.ep_sq2
-    p.ep_victim = u.ep_victim
-    p.checked = u.checked
-    p.key = u.key
+    restore_state(p, u)
 
 
 cdef int repetitions(const Position* p) noexcept nogil:
