@@ -185,3 +185,26 @@ def test_perft_command_line():
                 ["2", "--ini", "/nonexistent.ini"]):
         done = run(*bad)
         assert done.returncode == 2 and done.stderr.strip().count("\n") == 0, bad
+
+
+def test_largest_board(tmp_path):
+    """14 files x 16 ranks, Fairy-Max's limit: set-up, two-digit ranks, FEN round trip."""
+    from fairymax import loader
+    path = tmp_path / "big.ini"
+    path.write_text("version 4.8(w)\n\nGame: big\n14x16\n"
+                    "4 5 0 0 0 0 3 0 0 0 0 0 5 4\n4 5 0 0 0 0 6 0 0 0 0 0 5 4\n"
+                    "p:100 -16,24 -16,6 -15,5 -17,5\np:100 16,24 16,6 15,5 17,5\n"
+                    "k:-1 1,7 16,7 15,7 17,7 -1,7 -16,7 -15,7 -17,7\n"
+                    "R:500 1,3 16,3 -1,3 -16,3\nn:300 14,7 31,7 33,7 18,7 -14,7 -31,7 -33,7 -18,7\n"
+                    "k:-1 1,7 16,7 15,7 17,7 -1,7 -16,7 -15,7 -17,7\nQ:950 1,3 16,3 15,3 17,3 -1,3 -16,3 -15,3 -17,3\n"
+                    "// end\n")
+    specs = loader.load_file(path)
+    board = board_of(specs, "big")
+    fen = board.fen()
+    assert fen.startswith("rn4k5nr/pppppppppppppp/14/") and fen.split()[0].endswith("/RN4K5NR")
+    texts = set(map(board.move_text, board.legal_moves()))
+    assert {"a2a4", "n2n3", "b1c3", "b1a3"} <= texts and len(texts) == 14 * 2 + 4 + 2
+    board.push(board.parse_move("a2a4"))
+    assert {"a15a13", "b16c14"} <= set(map(board.move_text, board.legal_moves()))
+    assert board_of(specs, "big", board.fen()).fen() == board.fen()
+    assert board.perft(3) == sum(count for _, count in board.divide(3))
