@@ -5,14 +5,9 @@
         e.send("new", "usermove e2e4")
         e.expect(r"^move ")
 
-The real engine is used when the search module is importable; otherwise
-tests/standin_engine.py (real Board, stand-in Searcher).  FAIRYMAX_STANDIN=1
-forces the stand-in.
 """
 from __future__ import annotations
 
-import importlib.util
-import os
 import queue
 import re
 import subprocess
@@ -24,18 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def have_real_search() -> bool:
-    if os.environ.get("FAIRYMAX_STANDIN") == "1":
-        return False
-    try:
-        return importlib.util.find_spec("fairymax.search") is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def engine_command(args=()) -> list:
-    script = "xboard.py" if have_real_search() else os.path.join("tests", "standin_engine.py")
-    return [sys.executable, str(ROOT / script), *args]
+    return [sys.executable, str(ROOT / "xboard.py"), *args]
 
 
 class EnginePipe:
