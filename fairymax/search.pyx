@@ -38,7 +38,7 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move, make_null,
                              unmake_null, in_check, is_capture, captured_type, repetitions,
-                             legal_moves)
+                             legal_moves, attacked)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport EvalInfo, eval_info_init, evaluate, psq_total
@@ -65,6 +65,7 @@ cdef enum:
     STAGE_DONE = 4
     FUTILITY_MARGIN = 100       # frontier: quiet moves can't lift eval more than this
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
+    BAD_CAPTURE_MARGIN = 50     # attacker worth this much more than a defended victim: skipped in QS
     ASPIRATION = 35             # initial half-width of the root window
     NO_EVAL = -INF - 1
 
@@ -83,13 +84,14 @@ cdef enum:
                                 # (off: Muller's design, restart at 1; measured -3% bench nodes, +4% WAC)
     F_MOBILITY = 512            # evaluation: mobility term
     F_CHECK_EXT = 1024          # +1 ply in check
-    F_ALL = 2047
+    F_BAD_CAPTURES = 2048       # quiescence: skip defended victims taken by a more valuable piece
+    F_ALL = 4095
     F_DEFAULT = F_ALL & ~F_IID_HASH
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
             "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY,
-            "check_ext": F_CHECK_EXT}
+            "check_ext": F_CHECK_EXT, "bad_captures": F_BAD_CAPTURES}
 
 # Python-visible copies of the score constants (cdef enums are C only)
 globals().update({"MATE": <int>MATE, "INF": <int>INF, "MAX_PLY": <int>MAX_PLY,
@@ -461,6 +463,10 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                         if static_eval + r.value[victim] + DELTA_MARGIN > best:
                             best = static_eval + r.value[victim] + DELTA_MARGIN
                         m = 0
+                    elif (features & F_BAD_CAPTURES and r.simple_attacks and not mv_promo(m)
+                            and r.value[piece & TYPE_MASK] > r.value[victim] + BAD_CAPTURE_MARGIN
+                            and attacked(p, r, mv_to(m), p.stm ^ 1)):
+                        m = 0                   # a defended piece taken by a more valuable one
                 elif (features & F_FUTILITY and it == 1 and not in_chk and not tactical and legal > 0
                         and static_eval != NO_EVAL and static_eval + FUTILITY_MARGIN <= iter_alpha
                         and m != pk.killer1 and m != pk.killer2):
