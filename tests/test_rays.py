@@ -118,3 +118,12 @@ def test_initial_leaps(ours):
 def test_duplicates_removed(ours):
     """Grande Acedrex's bent pieces reach some squares by two paths: 61 generated, 59 moves."""
     assert len(board_of(ours, "grande-acedrex").legal_moves()) == 59
+
+
+def test_iron_piece_cannot_be_captured(tmp_path):
+    """Values below -665 are uncapturable (Fairy-Max l.230): rays stop in front of them."""
+    path = tmp_path / "iron.ini"
+    path.write_text(RAYS_INI.replace("E:1 15,70 17,70 -15,70 -17,70", "I:-700 1,7 -1,7"))
+    specs = loader.load_file(path)
+    assert destinations(specs, "rays", "7k/8/8/8/3R1i2/8/8/K7 w - - 0 1", "d4") == \
+        squares("d5 d6 d7 d8 d3 d2 d1 c4 b4 a4 e4")
