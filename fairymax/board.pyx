@@ -1028,9 +1028,9 @@ cdef class Board:
         if not candidates:
             raise ValueError(f"illegal move {text}")
         if any(mv_gate(m) for m in candidates):
+            # a suffix names the gated piece; without one the move gates nothing
             for m in candidates:
-                if (self.move_text(m)[len(text) - len(suffix):] if suffix else not mv_gate(m)) \
-                        and (not suffix or self.move_text(m).endswith(suffix.lower())):
+                if bool(mv_gate(m)) == bool(suffix) and self.move_text(m).endswith(suffix.lower()):
                     return m
             raise ValueError(f"illegal gating {text}")
         if not any(mv_promo(m) for m in candidates):

@@ -208,3 +208,16 @@ def test_largest_board(tmp_path):
     assert {"a15a13", "b16c14"} <= set(map(board.move_text, board.legal_moves()))
     assert board_of(specs, "big", board.fen()).fen() == board.fen()
     assert board.perft(3) == sum(count for _, count in board.divide(3))
+
+
+def test_seirawan_gating_text_and_fen(ours):
+    board = board_of(ours, "seirawan")
+    assert board.fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1"
+    texts = set(map(board.move_text, board.legal_moves()))
+    assert {"b1c3", "b1c3h", "b1c3e", "e2e4"} <= texts and "e2e4h" not in texts
+    for text in ("b1c3", "b8c6h", "g1f3e"):
+        board.push(board.parse_move(text))
+    assert board.fen() == "rhbqkbnr/pppppppp/2n5/8/8/2N2N2/PPPPPPPP/R1BQKBER[He] b KQCDFkqcdfg - 3 2"
+    assert board.piece_at("g1") == ("E", False)
+    with pytest.raises(ValueError):
+        board.parse_move("c6b4h")         # the knight has moved: no more gating from it
