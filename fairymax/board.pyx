@@ -1034,6 +1034,8 @@ cdef class Board:
                     return m
             raise ValueError(f"illegal gating {text}")
         if not any(mv_promo(m) for m in candidates):
+            if suffix:
+                raise ValueError(f"no promotion or gating in {text}")
             return candidates[0]
         if not suffix:
             return candidates[0]             # the preferred promotion
