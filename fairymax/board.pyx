@@ -18,7 +18,7 @@ from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD
                              BLACK, COLOUR_MASK, MOVED, EDGE, M_CAPTURE, M_QUIET, M_LEAP,
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
                              MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
-                             mv_gate)
+                             mv_gate, colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant
 
 import re
@@ -45,13 +45,6 @@ cdef struct AttackScan:
 
 cdef inline int colour_bit(int side) noexcept nogil:
     return WHITE if side == 0 else BLACK
-
-cdef inline int colour_of(piece_t pc) noexcept nogil:
-    return 0 if pc & WHITE else 1
-
-cdef inline int piece_index(piece_t pc) noexcept nogil:
-    """Index into Rules.zobrist/psq: type plus 16 for Black."""
-    return (pc & TYPE_MASK) | ((pc & BLACK) >> 1)
 
 cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
     """Hash of a piece on a square; whether it is unmoved counts only where that can

@@ -20,7 +20,8 @@ The slow per-call terms are skipped when the incremental score is outside
 [alpha - lazy_margin, beta + lazy_margin] (lazy evaluation).
 """
 from fairymax.types cimport (score_t, NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE,
-                             COLOUR_MASK, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, STRIDE)
+                             COLOUR_MASK, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, STRIDE,
+                             colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
 
@@ -43,16 +44,6 @@ PASSED[:] = [0, 70, 45, 28, 16, 10, 6, 4]
 # advancement bonus by steps to promotion, Fairy-Max's +64 on the 6th, +128 on the 7th
 cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
-
-
-cdef inline int colour_of(int piece) noexcept nogil:
-    """0 for a white piece byte, 1 for black."""
-    return (piece >> 5) & 1
-
-
-cdef inline int psq_index(int piece) noexcept nogil:
-    """Row of Rules.psq for a piece byte: type | colour << 4."""
-    return (piece & TYPE_MASK) | (colour_of(piece) << 4)
 
 
 cdef inline int iabs(int x) noexcept nogil:
@@ -125,9 +116,9 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
         for k in range(p.pcount[c]):
             sq = p.plist[c][k]
             if c == 0:
-                total += r.psq[psq_index(p.sq[sq])][sq]
+                total += r.psq[piece_index(p.sq[sq])][sq]
             else:
-                total -= r.psq[psq_index(p.sq[sq])][sq]
+                total -= r.psq[piece_index(p.sq[sq])][sq]
     return total
 
 

@@ -34,11 +34,12 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from collections import namedtuple
 
 from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
-                             WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind)
+                             WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind,
+                             piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move, make_null,
                              unmake_null, in_check, is_capture, captured_type, repetitions,
-                             legal_moves, attacked)
+                             legal_moves, attacked, hill_reached)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport EvalInfo, eval_info_init, evaluate, psq_total
@@ -143,11 +144,6 @@ cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     return score
 
 
-cdef inline int piece_index(int piece) noexcept nogil:
-    """Row of history/psq for a piece byte: type | 16 for Black."""
-    return (piece & TYPE_MASK) | ((piece & BLACK) >> 1)
-
-
 cdef void poll(SearchState* s) noexcept nogil:
     """Set s.aborted if stop() was called or a node/time limit is reached."""
     if s.stop:
@@ -176,19 +172,6 @@ cdef inline int has_pieces(const Position* p, const EvalInfo* e, int side) noexc
         if e.nonpawn[t] and p.type_count[side][t]:
             return 1
     return 0
-
-
-cdef bint on_hill(const Position* p, const Rules* r, const EvalInfo* e, int side) noexcept nogil:
-    """Has a royal of `side` reached the hill (the 4 centre squares, as Board)?"""
-    cdef int k, sq, row, f
-    for k in range(p.pcount[side]):
-        sq = p.plist[side][k]
-        if e.royal[p.sq[sq] & TYPE_MASK]:
-            row = r.sq_row[sq]
-            f = r.sq_file[sq]
-            if (row == 3 or row == 4) and (f == r.width // 2 or f == r.width // 2 - 1):
-                return True
-    return False
 
 
 cdef int bare_rule(SearchState* s, int ply) noexcept nogil:
@@ -356,7 +339,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         return 0
     if p.halfmove >= 4 and repetitions(p) > 0:
         return 0
-    if r.hill and on_hill(p, r, &s.ev, p.stm ^ 1):
+    if r.hill and hill_reached(p, r, p.stm ^ 1):
         return mated_in(ply)
     if r.bare_king_loses:
         rule = bare_rule(s, ply)

@@ -39,6 +39,14 @@ cdef enum:
     MOVED = 0x40
     EDGE = 0x30
 
+cdef inline int colour_of(int piece) noexcept nogil:
+    """0 for a white piece byte, 1 for a black one."""
+    return 0 if piece & WHITE else 1
+
+cdef inline int piece_index(int piece) noexcept nogil:
+    """Row of the per-piece tables (zobrist, psq, history): type, plus 16 for Black."""
+    return (piece & TYPE_MASK) | ((piece & BLACK) >> 1)
+
 # Ray mode bits, as in Fairy-Max's fmax.ini.
 cdef enum:
     M_CAPTURE = 1
