@@ -53,5 +53,4 @@ cdef struct Rules:
 cdef class Variant:
     cdef Rules rules
     cdef readonly object spec  # the loader's VariantSpec
-    cdef public int pawn_rank  # rank (1-based, own side) the pawns start on
     cdef _build_attack_tables(self)

@@ -88,7 +88,6 @@ cdef class Variant:
         r.back_row[1] = 0
         r.promo_row[0] = zone
         r.promo_row[1] = height - 1 - zone
-        self.pawn_rank = pawn_rank
         for f in range(width):
             r.home_type[0][f] = spec.white_setup[f]
             r.home_type[1][f] = spec.black_setup[f]
