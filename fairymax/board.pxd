@@ -44,7 +44,7 @@ cdef void make_null(Position* p, const Rules* r) noexcept nogil
 cdef void unmake_null(Position* p, const Rules* r) noexcept nogil
 cdef bint hill_reached(const Position* p, const Rules* r, int side) noexcept nogil
 cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil
-cdef bint in_check(const Position* p, const Rules* r) noexcept nogil
+cdef bint in_check(Position* p, const Rules* r) noexcept nogil
 cdef bint is_capture(const Position* p, move_t m) noexcept nogil
 cdef int captured_type(const Position* p, move_t m) noexcept nogil
 cdef int repetitions(const Position* p) noexcept nogil

@@ -408,11 +408,12 @@ cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures
     return walk_rays(p, r, p.stm, GEN_CAPTURES if captures_only else GEN_ALL, out, NULL)
 
 
-cdef bint in_check(const Position* p, const Rules* r) noexcept nogil:
-    """Could the opponent capture a royal of the side to move if it passed?"""
-    if r.simple_attacks and p.royal_sq[p.stm] >= 0:
-        return attacked(p, r, p.royal_sq[p.stm], p.stm ^ 1)
-    return royal_capturable(p, r, p.stm ^ 1, -1, -1)
+cdef bint in_check(Position* p, const Rules* r) noexcept nogil:
+    """Could the opponent capture a royal of the side to move if it passed?  The answer
+    is kept in p.checked until the position changes (make_move uses it too)."""
+    if p.checked < 0:
+        p.checked = in_check_of(p, r, p.stm)
+    return p.checked
 
 
 cdef bint is_capture(const Position* p, move_t m) noexcept nogil:
@@ -483,8 +484,8 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     cdef score_t psq = p.psq_score
     capsq = p.ep_victim if kind == MK_EP else to
     victim = p.sq[capsq]
-    if p.checked < 0 and r.simple_attacks:
-        p.checked = in_check(p, r)
+    if r.simple_attacks:
+        in_check(p, r)          # the legality test below needs to know
     save_state(p, u)
     u.move = m
     u.moved = piece
