@@ -155,6 +155,24 @@ cdef inline int add_gatings(const Position* p, const Rules* r, int side, move_t*
     return n
 
 
+cdef inline int pawn_step(const Position* p, const Rules* r, int own, int kind, move_t* out,
+                          int n, int frm, int step, int mode, bint use_ep) noexcept nogil:
+    """The common case of walk_rays for a pawn: one plain step (push or capture,
+    e.p. and promotion included)."""
+    cdef int to = frm + step, capsq = to
+    cdef piece_t cell = p.sq[to]
+    if cell == EDGE:
+        return n
+    if use_ep and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
+        capsq = p.ep_victim
+        cell = p.sq[capsq]
+    if not (mode & (M_CAPTURE if cell else M_QUIET)) or (cell & own):
+        return n
+    if cell and r.value[cell & TYPE_MASK] < IRON:
+        return n
+    return emit(p, r, kind, out, n, frm, to, capsq, p.sq[frm], -1, 0, 1)
+
+
 cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
                    move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
@@ -177,9 +195,13 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
         for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
             step = r.ray_step[j]
             mode = r.ray_mode[j]
-            if r.ray_plain[j] and ptype > 2 and kind != GEN_ATTACKS and not (r.gating and virgin):
-                n = walk_plain_ray(p, r, own, kind, out, n, frm, step, mode)
-                continue
+            if r.ray_plain[j] and kind != GEN_ATTACKS:
+                if ptype > 2 and not (r.gating and virgin):
+                    n = walk_plain_ray(p, r, own, kind, out, n, frm, step, mode)
+                    continue
+                if ptype <= 2 and (mode & M_LEAP):
+                    n = pawn_step(p, r, own, kind, out, n, frm, step, mode, use_ep)
+                    continue
             to = frm
             delay = (mode >> 10) & 3
             moved_push = False
