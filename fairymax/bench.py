@@ -29,6 +29,16 @@ POSITIONS: list[tuple[str, str | None]] = [
 ]
 
 
+def search_to_depth(searcher, board, depth: int):
+    """Search `board` to `depth`; return (seconds, nodes, last completed SearchInfo or None)."""
+    start = time.perf_counter()
+    last = None
+    for info in searcher.iterate(board, max_depth=depth):
+        if info.complete:
+            last = info
+    return time.perf_counter() - start, searcher.nodes, last
+
+
 def run(depth: int = DEFAULT_DEPTH, variant: str | None = None, hash_mb: int = 16,
         out=None) -> tuple[int, float]:
     """Search every bench position (of `variant` only, if given); return (nodes, seconds).
@@ -50,13 +60,7 @@ def run(depth: int = DEFAULT_DEPTH, variant: str | None = None, hash_mb: int = 1
         if fen:
             board.set_fen(fen)
         searcher.clear()
-        start = time.perf_counter()
-        last = None
-        for info in searcher.iterate(board, max_depth=depth):
-            if info.complete:
-                last = info
-        elapsed = time.perf_counter() - start
-        nodes = searcher.nodes
+        elapsed, nodes, last = search_to_depth(searcher, board, depth)
         total_nodes += nodes
         total_time += elapsed
         best = board.move_text(last.pv[0]) if last and last.pv else "-"

@@ -71,20 +71,15 @@ def run_fairymax(depth: int, variant: str, fen: str | None) -> tuple[float, str]
 
 def run_ours(depth: int, variant: str, fen: str | None) -> tuple[float, int, str]:
     """Seconds and nodes of our search to `depth` with a fresh hash table."""
+    from fairymax.bench import search_to_depth
     from fairymax.board import Board
     from fairymax.search import Searcher
 
     board = Board.from_name(variant)
     if fen:
         board.set_fen(fen)
-    searcher = Searcher(64)
-    start = time.perf_counter()
-    last = None
-    for info in searcher.iterate(board, max_depth=depth):
-        if info.complete:
-            last = info
-    elapsed = time.perf_counter() - start
-    return elapsed, searcher.nodes, f"{last.depth} {last.score} {board.move_text(last.pv[0])}"
+    elapsed, nodes, last = search_to_depth(Searcher(64), board, depth)
+    return elapsed, nodes, f"{last.depth} {last.score} {board.move_text(last.pv[0])}"
 
 
 def main(argv: list[str] | None = None) -> int:
