@@ -183,8 +183,8 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
     """
     cdef int own = colour_bit(side)
     cdef int n = 0, k, j, frm, to, capsq, step, step2, mode, low, delay, nsteps, f
-    cdef int ptype, value, marker, castle_code, corner, path, victim_type, first
-    cdef piece_t piece, cell, corner_cell
+    cdef int ptype, value, marker, castle_code, path, victim_type, first
+    cdef piece_t piece, cell
     cdef bint virgin, moved_push, stop, platform
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
     for k in range(p.pcount[side]):
@@ -324,7 +324,7 @@ cdef bint castling_possible(const Position* p, const Rules* r, int frm, int firs
 
 cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
     """Can a piece of by_side capture on sq?  Only for variants with simple_attacks."""
-    cdef int own = colour_bit(by_side), i, d, s, t
+    cdef int own = colour_bit(by_side), i, d, s
     cdef piece_t cell
     for i in range(r.num_attack_dirs):
         d = r.attack_step[i]
@@ -801,7 +801,7 @@ cdef class Board:
     cdef _parse_fen(self, str fen):
         cdef const Rules* r = self.rules
         cdef Position* p = &self.pos
-        cdef int row, f, t, colour, sq, n, side
+        cdef int row, f, t, colour, sq, side
         fields = fen.split()
         if not fields:
             raise ValueError("empty FEN")
@@ -893,7 +893,7 @@ cdef class Board:
         and royals and corner pieces as the castling field says (KQkq or file letters)."""
         cdef const Rules* r = self.rules
         cdef Position* p = &self.pos
-        cdef int sq, side, t, f, row, royal_file
+        cdef int sq, side, t, f, row
         castlers = [self._castling_royal_file(0), self._castling_royal_file(1)]
         for sq in range(NSQ):
             pc = p.sq[sq]
@@ -1136,7 +1136,7 @@ cdef class Board:
     def outcome(self, int claim_moves=50):
         """(result, comment) if the game is over by rule in this position, else None."""
         cdef const Rules* r = self.rules
-        cdef int side = self.pos.stm, k, mover = side ^ 1
+        cdef int side = self.pos.stm, mover = side ^ 1
         winner = lambda s: "1-0" if s == 0 else "0-1"
         name = lambda s: "White" if s == 0 else "Black"
         if r.hill and hill_reached(&self.pos, r, mover):

@@ -44,7 +44,7 @@ cdef class Variant:
 
     def __init__(self, spec):
         cdef Rules* r = &self.rules
-        cdef int t, i, j, row, f, sq, c, zone, pawn_rank, step, mode, n, ptype
+        cdef int t, i, f, sq, c, zone, pawn_rank, step, mode, n
         cdef unsigned long long seed = 0x2545F4914F6CDD1DULL
         memset(r, 0, sizeof(Rules))
         self.spec = spec

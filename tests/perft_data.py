@@ -34,47 +34,47 @@ def _label(comment: str, index: int) -> str:
     return f"{index:02d}-{label}" if label else f"{index:02d}"
 
 
-def chess_cases() -> list[PerftCase]:
-    cases, comment = [], ""
-    for line in (PERFT_DIR / "chess.epd").read_text().splitlines():
-        if line.startswith("#"):
-            comment = line
-            continue
-        fen, _, rest = line.partition(" ;")
-        cases.append(PerftCase(_label(comment, len(cases)), "normal", fen.strip(), counts=_counts(rest)))
-    return cases
-
-
-def variant_cases() -> list[PerftCase]:
-    """variants.epd lines (Fairy-Stockfish counts) whose rules agree with ours."""
-    cases, comment = [], ""
-    for line in (PERFT_DIR / "variants.epd").read_text().splitlines():
+def _entries(filename: str):
+    """(comment above, text before " ;", counts) for each position line of a reference file.
+    The comment is the last '#' line that names the position (not a '#   reached' move list)."""
+    comment = ""
+    for line in (PERFT_DIR / filename).read_text().splitlines():
         if line.startswith("#"):
             if not line.startswith("#   reached"):
                 comment = line
             continue
         head, _, rest = line.partition(" ;")
+        yield comment, head, _counts(rest)
+
+
+def chess_cases() -> list[PerftCase]:
+    cases = []
+    for comment, fen, counts in _entries("chess.epd"):
+        cases.append(PerftCase(_label(comment, len(cases)), "normal", fen.strip(), counts=counts))
+    return cases
+
+
+def variant_cases() -> list[PerftCase]:
+    """variants.epd lines (Fairy-Stockfish counts) whose rules agree with ours."""
+    cases = []
+    for comment, head, counts in _entries("variants.epd"):
         tokens = head.split()
-        keys = dict(t.split("=", 1) for t in tokens if "=" in t and not "/" in t)
+        keys = dict(t.split("=", 1) for t in tokens if "=" in t and "/" not in t)
         fen = " ".join(t for t in tokens if not ("=" in t and "/" not in t))
         trust = keys.get("trust", "yes")
         if trust == "no":
             continue
         upto = int(trust.split("=D")[1]) if trust.startswith("upto") else None
-        cases.append(PerftCase(_label(comment, len(cases)), keys["variant"], fen, counts=_counts(rest),
+        cases.append(PerftCase(_label(comment, len(cases)), keys["variant"], fen, counts=counts,
                                trust_upto=upto))
     return cases
 
 
 def fmax_rule_cases() -> list[PerftCase]:
     """fmax-rules.epd: counts under Fairy-Max 5.0b's own rules (one promotion choice)."""
-    cases, comment = [], ""
-    for line in (PERFT_DIR / "fmax-rules.epd").read_text().splitlines():
-        if line.startswith("#"):
-            comment = line
-            continue
-        head, _, rest = line.partition(" ;")
+    cases = []
+    for comment, head, counts in _entries("fmax-rules.epd"):
         keys = dict(t.split("=", 1) for t in head.split())
         moves = [] if keys["moves"] == "-" else keys["moves"].split(",")
-        cases.append(PerftCase(_label(comment, len(cases)), keys["variant"], None, moves, _counts(rest)))
+        cases.append(PerftCase(_label(comment, len(cases)), keys["variant"], None, moves, counts))
     return cases
