@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Position on a 16-wide guarded board, move generation from ray tables, make/unmake."""
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, MAX_PIECES,
-                             MAX_GAME_PLY, MAX_MOVES)
+                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MK_EP, mv_to, mv_kind)
 from fairymax.variant cimport Rules, Variant
 
 cdef struct Undo:
@@ -15,6 +15,7 @@ cdef struct Undo:
     int halfmove
     int checked
     key_t key
+    key_t pawn_key
     score_t psq_score
 
 cdef struct Position:
@@ -33,6 +34,7 @@ cdef struct Position:
     int ply                     # undo stack height
     int root_ply                # history before this is the game, after it the search
     key_t key
+    key_t pawn_key              # the pawns' part of key (types 1 and 2), for the pawn cache
     score_t psq_score           # sum of Rules.psq, White's view
     Undo undo[MAX_GAME_PLY]
 
@@ -44,9 +46,7 @@ cdef void make_null(Position* p, const Rules* r) noexcept nogil
 cdef void unmake_null(Position* p, const Rules* r) noexcept nogil
 cdef bint hill_reached(const Position* p, const Rules* r, int side) noexcept nogil
 cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil
-cdef bint in_check(Position* p, const Rules* r) noexcept nogil
-cdef bint is_capture(const Position* p, move_t m) noexcept nogil
-cdef int captured_type(const Position* p, move_t m) noexcept nogil
+cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogil
 cdef int repetitions(const Position* p) noexcept nogil
 cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil
 cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil
@@ -66,3 +66,24 @@ cdef class Board:
     cdef void _set_virgin(self, str rights)
     cdef int _castling_royal_file(self, int side)
     cdef int _parse_square(self, str text)
+
+
+# Per-move helpers of the search, inline here so that other modules compile them in
+# instead of calling through Cython's cross-module function table.
+
+cdef inline bint in_check(Position* p, const Rules* r) noexcept nogil:
+    """Could the opponent capture a royal of the side to move if it passed?  The answer
+    is kept in p.checked until the position changes (make_move uses it too)."""
+    if p.checked < 0:
+        p.checked = in_check_of(p, r, p.stm)
+    return p.checked
+
+
+cdef inline bint is_capture(const Position* p, move_t m) noexcept nogil:
+    return mv_kind(m) == MK_EP or p.sq[mv_to(m)] != EMPTY
+
+
+cdef inline int captured_type(const Position* p, move_t m) noexcept nogil:
+    if mv_kind(m) == MK_EP:
+        return p.sq[p.ep_victim] & TYPE_MASK
+    return p.sq[mv_to(m)] & TYPE_MASK

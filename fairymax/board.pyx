@@ -54,6 +54,10 @@ cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
         k ^= r.zobrist_virgin[sq]
     return k
 
+cdef inline key_t pawn_part(const Rules* r, piece_t pc, int sq) noexcept nogil:
+    """piece_key for pawns (types 1 and 2), else 0: what Position.pawn_key sums."""
+    return piece_key(r, pc, sq) if (pc & TYPE_MASK) <= 2 else 0
+
 cdef inline score_t piece_psq(const Rules* r, piece_t pc, int sq) noexcept nogil:
     cdef score_t v = r.psq[piece_index(pc)][sq]
     return v if pc & WHITE else -v
@@ -173,7 +177,7 @@ cdef inline int pawn_step(const Position* p, const Rules* r, int own, int kind, 
     return emit(p, r, kind, out, n, frm, to, capsq, p.sq[frm], -1, 0, 1)
 
 
-cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
+cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
                    move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
 
@@ -192,6 +196,10 @@ cdef int walk_rays(const Position* p, const Rules* r, int side, int kind,
         piece = p.sq[frm]
         ptype = piece & TYPE_MASK
         virgin = (piece & MOVED) == 0
+        if r.plain_piece[ptype] and kind != GEN_ATTACKS and not (r.gating and virgin):
+            for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
+                n = walk_plain_ray(p, r, own, kind, out, n, frm, r.ray_step[j], r.ray_mode[j])
+            continue
         for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
             step = r.ray_step[j]
             mode = r.ray_mode[j]
@@ -427,25 +435,10 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
 
 cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures_only) noexcept nogil:
     """Pseudo-legal moves of the side to move (captures and promotions only if asked)."""
-    return walk_rays(p, r, p.stm, GEN_CAPTURES if captures_only else GEN_ALL, out, NULL)
-
-
-cdef bint in_check(Position* p, const Rules* r) noexcept nogil:
-    """Could the opponent capture a royal of the side to move if it passed?  The answer
-    is kept in p.checked until the position changes (make_move uses it too)."""
-    if p.checked < 0:
-        p.checked = in_check_of(p, r, p.stm)
-    return p.checked
-
-
-cdef bint is_capture(const Position* p, move_t m) noexcept nogil:
-    return mv_kind(m) == MK_EP or p.sq[mv_to(m)] != EMPTY
-
-
-cdef int captured_type(const Position* p, move_t m) noexcept nogil:
-    if mv_kind(m) == MK_EP:
-        return p.sq[p.ep_victim] & TYPE_MASK
-    return p.sq[mv_to(m)] & TYPE_MASK
+    # constant kinds, so the compiler makes a specialised copy of the walker for each
+    if captures_only:
+        return walk_rays(p, r, p.stm, GEN_CAPTURES, out, NULL)
+    return walk_rays(p, r, p.stm, GEN_ALL, out, NULL)
 
 
 cdef inline void remove_from_list(Position* p, int side, int sq) noexcept nogil:
@@ -482,6 +475,7 @@ cdef inline void save_state(const Position* p, Undo* u) noexcept nogil:
     u.halfmove = p.halfmove
     u.checked = p.checked
     u.key = p.key
+    u.pawn_key = p.pawn_key
     u.psq_score = p.psq_score
 
 
@@ -492,6 +486,7 @@ cdef inline void restore_state(Position* p, const Undo* u) noexcept nogil:
     p.halfmove = u.halfmove
     p.checked = u.checked
     p.key = u.key
+    p.pawn_key = u.pawn_key
     p.psq_score = u.psq_score
 
 
@@ -517,6 +512,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         key ^= r.zobrist_ep[p.ep_sq]
     if victim:
         key ^= piece_key(r, victim, capsq)
+        p.pawn_key ^= pawn_part(r, victim, capsq)
         psq -= piece_psq(r, victim, capsq)
         u.capture_index = p.pindex[capsq]
         remove_from_list(p, opp, capsq)
@@ -528,6 +524,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.type_count[side][piece & TYPE_MASK] -= 1
         p.type_count[side][promo] += 1
     key ^= piece_key(r, piece, frm) ^ piece_key(r, moved_piece, to)
+    p.pawn_key ^= pawn_part(r, piece, frm) ^ pawn_part(r, moved_piece, to)
     psq += piece_psq(r, moved_piece, to) - piece_psq(r, piece, frm)
     p.sq[frm] = EMPTY
     p.sq[to] = moved_piece
@@ -735,6 +732,7 @@ cdef class Board:
         p.pcount[0] = p.pcount[1] = 0
         memset(p.type_count, 0, sizeof(p.type_count))
         p.key = r.zobrist_side if p.stm else 0
+        p.pawn_key = 0
         p.psq_score = 0
         for sq in range(NSQ):
             pc = p.sq[sq]
@@ -746,6 +744,7 @@ cdef class Board:
             p.pcount[side] += 1
             p.type_count[side][pc & TYPE_MASK] += 1
             p.key ^= piece_key(r, pc, sq)
+            p.pawn_key ^= pawn_part(r, pc, sq)
             p.psq_score += piece_psq(r, pc, sq)
         if p.ep_sq >= 0:
             p.key ^= r.zobrist_ep[p.ep_sq]
@@ -1164,6 +1163,7 @@ cdef class Board:
         cdef int sq, side, k
         cdef int counts[2][16]
         cdef key_t key = r.zobrist_side if p.stm else 0
+        cdef key_t pawn_key = 0
         cdef score_t psq = 0
         memset(counts, 0, sizeof(counts))
         if p.ep_sq >= 0:
@@ -1182,6 +1182,7 @@ cdef class Board:
             assert p.plist[side][p.pindex[sq]] == sq, f"{self.square_name(sq)} missing from piece list"
             counts[side][p.sq[sq] & TYPE_MASK] += 1
             key ^= piece_key(r, p.sq[sq], sq)
+            pawn_key ^= pawn_part(r, p.sq[sq], sq)
             psq += piece_psq(r, p.sq[sq], sq)
         assert sum(counts[0][t] for t in range(16)) == p.pcount[0], "white piece count"
         assert sum(counts[1][t] for t in range(16)) == p.pcount[1], "black piece count"
@@ -1189,6 +1190,7 @@ cdef class Board:
             for k in range(16):
                 assert counts[side][k] == p.type_count[side][k], "type counts"
         assert key == p.key, "hash key differs from a recount"
+        assert pawn_key == p.pawn_key, "pawn key differs from a recount"
         assert psq == p.psq_score, "piece-square score differs from a recount"
 
     # ---- perft

@@ -1,10 +1,25 @@
 # cython: language_level=3
 """Static evaluation driven by variant data (see evaluate.pyx for the terms)."""
-from fairymax.types cimport score_t, NSQ, MAX_TYPES
+from libc.stdint cimport int16_t
+from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
 
+cdef enum:
+    PAWN_CACHE_SIZE = 1 << 14           # entries (16 bytes each)
+    PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
+
+cdef struct PawnEntry:
+    key_t key                   # Position.pawn_key
+    int16_t structure[2]        # doubled/isolated penalties per colour
+    int16_t passed[2]           # passed-pawn bonuses per colour, before scaling
+
+cdef class PawnCache:
+    cdef PawnEntry* entries
+    cdef void clear(self) noexcept
+
 cdef struct EvalInfo:
+    PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
     int nonpawn[MAX_TYPES]      # value of a non-pawn, non-royal type, else 0
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)

@@ -7,7 +7,8 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   material from the ini values (royals 0); Fairy-Max's centralisation for
   lower-case (Rules.centralized) pieces; pawn advancement, growing near the
   promotion zone (divided by 8 when the promoted piece is weak, as Fairy-Max);
-* per call, walking the piece lists: pawn structure (doubled, isolated, passed);
+* per call, walking the piece lists: pawn structure (doubled, isolated, passed;
+  kept in a cache by Position.pawn_key, as it changes only with pawn moves);
   royal safety blended by the opponent's material (stay home and keep pawns in
   front in the middle game, centralise in the end game); mobility of pieces
   with a sliding ray (squares reached by the first step of every ray, all
@@ -19,7 +20,10 @@ Terms (centipawns; `evaluate` returns the side to move's view):
 The slow per-call terms are skipped when the incremental score is outside
 [alpha - lazy_margin, beta + lazy_margin] (lazy evaluation).
 """
-from fairymax.types cimport (score_t, NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE,
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from fairymax.types cimport (key_t, score_t, NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE,
                              COLOUR_MASK, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, STRIDE,
                              colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant
@@ -162,6 +166,22 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     return 0
 
 
+cdef class PawnCache:
+    """Owner of the pawn-structure cache that an EvalInfo points to."""
+
+    def __cinit__(self):
+        self.entries = <PawnEntry*>calloc(PAWN_CACHE_SIZE, sizeof(PawnEntry))
+        if self.entries == NULL:
+            raise MemoryError("cannot allocate the pawn cache")
+
+    def __dealloc__(self):
+        free(self.entries)
+
+    cdef void clear(self) noexcept:
+        """Forget every entry (pawn keys of another variant would mean other terms)."""
+        memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
+
+
 cdef int mobility(const Position* p, const Rules* r, const EvalInfo* e, int sq, int piece) noexcept nogil:
     """Squares reached by the piece on sq: first step of every ray, whole sliding rays."""
     cdef int t = piece & TYPE_MASK
@@ -190,17 +210,88 @@ cdef int mobility(const Position* p, const Rules* r, const EvalInfo* e, int sq, 
     return n
 
 
+cdef void pawn_terms(const Position* p, const Rules* r, int* structure, int* passed) noexcept nogil:
+    """Per colour: doubled and isolated pawn penalties, and passed-pawn bonuses before
+    their scaling by the opponent's material."""
+    cdef int c, k, sq, f, row, n, bonus, steps
+    cdef int pawn_count[2][16]
+    cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
+    cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
+    for c in range(2):
+        structure[c] = 0
+        passed[c] = 0
+        for f in range(r.width):
+            pawn_count[c][f] = 0
+            pawn_front[c][f] = 99 if c == 0 else -99
+            pawn_back[c][f] = -99 if c == 0 else 99
+    for c in range(2):
+        for k in range(p.pcount[c]):
+            sq = p.plist[c][k]
+            if (p.sq[sq] & TYPE_MASK) != 1 + c:
+                continue
+            f = r.sq_file[sq]
+            row = r.sq_row[sq]
+            pawn_count[c][f] += 1
+            if c == 0:
+                pawn_front[0][f] = imin(pawn_front[0][f], row)
+                pawn_back[0][f] = imax(pawn_back[0][f], row)
+            else:
+                pawn_front[1][f] = imax(pawn_front[1][f], row)
+                pawn_back[1][f] = imin(pawn_back[1][f], row)
+    for c in range(2):
+        if p.type_count[c][1 + c] == 0:
+            continue
+        for f in range(r.width):
+            n = pawn_count[c][f]
+            if n == 0:
+                continue
+            if n > 1:
+                structure[c] -= DOUBLED * (n - 1)
+            if (f == 0 or pawn_count[c][f - 1] == 0) and (f + 1 >= r.width or pawn_count[c][f + 1] == 0):
+                structure[c] -= ISOLATED * n
+            # passed: no enemy pawn ahead on this or an adjacent file
+            row = pawn_front[c][f]
+            bonus = 1
+            for k in range(imax(f - 1, 0), imin(f + 2, r.width)):
+                if c == 0 and pawn_back[1][k] < row:
+                    bonus = 0
+                elif c == 1 and pawn_back[0][k] > row:
+                    bonus = 0
+            if bonus:
+                steps = steps_to_promotion(r, c, row)
+                if 0 < steps < 8:
+                    bonus = PASSED[steps]
+                    if r.value[r.promo_type[c][f]] < 250:
+                        bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
+                    passed[c] += bonus
+
+
+cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r,
+                                               const EvalInfo* e) noexcept nogil:
+    """The pawn cache's entry for this pawn structure, filled in on a miss (an empty
+    entry's key 0 is not the key of any position with pawns)."""
+    cdef PawnEntry* entry = e.pawn_cache + (p.pawn_key & PAWN_CACHE_MASK)
+    cdef int structure[2]
+    cdef int passed[2]
+    if entry.key != p.pawn_key:
+        pawn_terms(p, r, structure, passed)
+        entry.key = p.pawn_key
+        entry.structure[0] = structure[0]
+        entry.structure[1] = structure[1]
+        entry.passed[0] = passed[0]
+        entry.passed[1] = passed[1]
+    return entry
+
+
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, in centipawns (see the module doc)."""
-    cdef int c, k, sq, piece, t, row, file, f, steps, bonus, n
+    cdef int c, k, sq, piece, t, row, f, bonus, n
     cdef int score[2]
     cdef int npm[2]
     cdef int pawns[2]
     cdef int others[2]              # non-royal, non-pawn piece count
     cdef int royal_sq[2]
-    cdef int pawn_count[2][16]
-    cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
-    cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
+    cdef const PawnEntry* pawn_entry
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = p.psq_score
     cdef int total, winner, loser, dist
@@ -226,61 +317,25 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             if e.nonpawn[t]:
                 npm[c] += p.type_count[c][t] * e.nonpawn[t]
                 others[c] += p.type_count[c][t]
-        for f in range(r.width):
-            pawn_count[c][f] = 0
-            pawn_front[c][f] = 99 if c == 0 else -99
-            pawn_back[c][f] = -99 if c == 0 else 99
     for c in range(2):
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
-    # one walk over the pieces: pawn files, royal squares, mobility
+    # one walk over the pieces: royal squares, mobility
     for c in range(2):
         for k in range(p.pcount[c]):
             sq = p.plist[c][k]
             piece = p.sq[sq]
             t = piece & TYPE_MASK
-            if t == 1 + c:
-                f = r.sq_file[sq]
-                row = r.sq_row[sq]
-                pawn_count[c][f] += 1
-                if c == 0:
-                    pawn_front[0][f] = imin(pawn_front[0][f], row)
-                    pawn_back[0][f] = imax(pawn_back[0][f], row)
-                else:
-                    pawn_front[1][f] = imax(pawn_front[1][f], row)
-                    pawn_back[1][f] = imin(pawn_back[1][f], row)
-            elif e.royal[t]:
+            if e.royal[t]:
                 royal_sq[c] = sq
             elif e.mobility and e.slider_rays[t]:
                 score[c] += e.mobility * mobility(p, r, e, sq, piece)
 
-    # pawn structure
-    for c in range(2):
-        if pawns[c] == 0:
-            continue
-        for f in range(r.width):
-            n = pawn_count[c][f]
-            if n == 0:
-                continue
-            if n > 1:
-                score[c] -= DOUBLED * (n - 1)
-            if (f == 0 or pawn_count[c][f - 1] == 0) and (f + 1 >= r.width or pawn_count[c][f + 1] == 0):
-                score[c] -= ISOLATED * n
-            # passed: no enemy pawn ahead on this or an adjacent file
-            row = pawn_front[c][f]
-            bonus = 1
-            for k in range(imax(f - 1, 0), imin(f + 2, r.width)):
-                if c == 0 and pawn_back[1][k] < row:
-                    bonus = 0
-                elif c == 1 and pawn_back[0][k] > row:
-                    bonus = 0
-            if bonus:
-                steps = steps_to_promotion(r, c, row)
-                if 0 < steps < 8:
-                    bonus = PASSED[steps] * (512 - phase[1 - c]) // 256
-                    if r.value[r.promo_type[c][f]] < 250:
-                        bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
-                    score[c] += bonus
+    # pawn structure; passed pawns count more as the opponent's pieces go
+    if pawns[0] or pawns[1]:
+        pawn_entry = cached_pawn_terms(p, r, e)
+        for c in range(2):
+            score[c] += pawn_entry.structure[c] + pawn_entry.passed[c] * (512 - phase[1 - c]) // 256
 
     # royal safety / activity, blended by the opponent's material
     for c in range(2):
@@ -324,7 +379,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 def evaluate_board(Board board):
     """Static evaluation of `board` for the side to move (full, not lazy); for tests and tuning."""
     cdef EvalInfo info
+    cdef PawnCache cache = PawnCache()
     init_psq(board.variant)
     eval_info_init(&info, board.variant)
+    info.pawn_cache = cache.entries
     board.pos.psq_score = psq_total(&board.pos, board.rules)
     return evaluate(&board.pos, board.rules, &info, -100000, 100000)

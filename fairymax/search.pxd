@@ -5,7 +5,7 @@ from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES
 from fairymax.variant cimport Rules
 from fairymax.board cimport Position, Board
 from fairymax.tt cimport TTable, TT
-from fairymax.evaluate cimport EvalInfo
+from fairymax.evaluate cimport EvalInfo, PawnCache
 
 cdef enum:
     MAX_PLY = 100
@@ -38,6 +38,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 cdef class Searcher:
     cdef SearchState s
     cdef TT tt_owner
+    cdef PawnCache pawn_cache
     cdef Board board            # private copy of the position being searched
     cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT
     cdef void _clear_tables(self)

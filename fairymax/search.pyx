@@ -42,7 +42,7 @@ from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move,
                              legal_moves, attacked, hill_reached)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
-from fairymax.evaluate cimport EvalInfo, eval_info_init, evaluate, psq_total
+from fairymax.evaluate cimport EvalInfo, PawnCache, eval_info_init, evaluate, psq_total
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -540,6 +540,7 @@ cdef class Searcher:
 
     def __cinit__(self, size_t hash_mb=64):
         self.tt_owner = TT(hash_mb)
+        self.pawn_cache = PawnCache()
         self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
         if self.s.moves == NULL or self.s.keys == NULL:
@@ -643,6 +644,8 @@ cdef class Searcher:
         p.psq_score = psq_total(p, rr)
         p.root_ply = p.ply
         eval_info_init(&s.ev, board.variant)
+        self.pawn_cache.clear()
+        s.ev.pawn_cache = self.pawn_cache.entries
         if not (self.features & F_MOBILITY):
             s.ev.mobility = 0
         s.pos = p

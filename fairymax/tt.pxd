@@ -39,7 +39,15 @@ cdef inline void tt_prefetch(TTable* t, key_t key) noexcept nogil:
     """Start loading the bucket of `key` into the cache (probe it a little later)."""
     FM_PREFETCH(t.entries + (key & t.mask) * BUCKET_SIZE)
 
-cdef TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil
+cdef inline TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil:
+    """Return the entry holding `key`, or NULL."""
+    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET_SIZE
+    cdef int i
+    for i in range(BUCKET_SIZE):
+        if e[i].key == key:
+            return e + i
+    return NULL
+
 cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int bound) noexcept nogil
 
 cdef class TT:

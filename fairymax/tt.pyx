@@ -6,16 +6,6 @@ from libc.stdint cimport uint64_t
 from fairymax.types cimport move_t, key_t
 
 
-cdef TTEntry* tt_probe(TTable* t, key_t key) noexcept nogil:
-    """Return the entry holding `key`, or NULL."""
-    cdef TTEntry* e = t.entries + (key & t.mask) * BUCKET_SIZE
-    cdef int i
-    for i in range(BUCKET_SIZE):
-        if e[i].key == key:
-            return e + i
-    return NULL
-
-
 cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int bound) noexcept nogil:
     """Store a search result for `key`.
 

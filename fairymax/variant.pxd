@@ -10,6 +10,7 @@ cdef struct Rules:
     int ray_step[MAX_RAYS]
     int ray_mode[MAX_RAYS]     # full Fairy-Max mode word (second-step XOR in bits 12+)
     int ray_plain[MAX_RAYS]    # plain leaper/slider ray: only the bits 1|2|4 are set
+    int plain_piece[MAX_TYPES] # a non-pawn type whose rays are all plain
     int value[MAX_TYPES]       # Fairy-Max value: centipawns, negative = royal
     int centralized[MAX_TYPES] # lower-case letter in the ini
     # promotion: a pawn (type 1 white, 2 black) landing on its zone row becomes

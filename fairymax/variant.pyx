@@ -73,6 +73,7 @@ cdef class Variant:
                 r.ray_mode[n] = mode
                 r.ray_plain[n] = (mode & ~7) == 0 and (mode & 3) != 0
                 n += 1
+            r.plain_piece[t] = t > 2 and all(r.ray_plain[k] for k in range(r.first_ray[t], n))
         for t in range(len(spec.pieces) + 1, MAX_TYPES + 1):
             r.first_ray[t] = n
 
