@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Static evaluation driven by variant data (see evaluate.pyx for the terms)."""
 from libc.stdint cimport int16_t
-from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES
+from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
 
@@ -25,6 +25,10 @@ cdef struct EvalInfo:
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
     int has_spares
     int slider_rays[MAX_TYPES]  # 1 if the type has a plain sliding ray (mobility walks it)
+    # the rays mobility counts for type t: mob_step/mob_slides[mob_first[t] .. mob_first[t+1]-1]
+    int mob_first[MAX_TYPES + 1]
+    int mob_step[MAX_RAYS]
+    int mob_slides[MAX_RAYS]    # the whole ray counts, not only its first step
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int mobility                # centipawns per square (0: no mobility term)

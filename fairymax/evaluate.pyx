@@ -129,7 +129,7 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     """Derive the per-variant constants of the evaluation from its Rules and start setup."""
     cdef const Rules* r = &variant.rules
-    cdef int t, k, sq, row, file, mode
+    cdef int t, k, sq, row, file, mode, n = 0
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0, d
     for t in range(MAX_TYPES):
         e.nonpawn[t] = 0
@@ -145,10 +145,19 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
                 e.has_spares = 1
         elif t > 2:
             e.nonpawn[t] = r.value[t]
+    for t in range(MAX_TYPES + 1):
+        e.mob_first[t] = n
+        if not 1 <= t <= r.num_types:
+            continue
         for k in range(r.first_ray[t], r.first_ray[t + 1]):
             mode = r.ray_mode[k]
-            if (mode & (M_CAPTURE | M_QUIET)) and not (mode & (M_LEAP | M_HOP)) and (mode & ~0xF) == 0:
+            if not (mode & (M_CAPTURE | M_QUIET)):
+                continue
+            e.mob_step[n] = r.ray_step[k]
+            e.mob_slides[n] = not (mode & (M_LEAP | M_HOP)) and (mode & ~0xF) == 0
+            if e.mob_slides[n]:
                 e.slider_rays[t] = 1
+            n += 1
     total = 0
     for t in variant.spec.white_setup:
         if 0 < t < MAX_TYPES:
@@ -182,22 +191,19 @@ cdef class PawnCache:
         memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
 
 
-cdef int mobility(const Position* p, const Rules* r, const EvalInfo* e, int sq, int piece) noexcept nogil:
+cdef int mobility(const Position* p, const EvalInfo* e, int sq, int piece) noexcept nogil:
     """Squares reached by the piece on sq: first step of every ray, whole sliding rays."""
     cdef int t = piece & TYPE_MASK
     cdef int own = piece & COLOUR_MASK
-    cdef int k, mode, step, to, n = 0, target
-    for k in range(r.first_ray[t], r.first_ray[t + 1]):
-        mode = r.ray_mode[k]
-        if not (mode & (M_CAPTURE | M_QUIET)):
-            continue
-        step = r.ray_step[k]
+    cdef int k, step, to, n = 0, target
+    for k in range(e.mob_first[t], e.mob_first[t + 1]):
+        step = e.mob_step[k]
         to = sq + step
         target = p.sq[to]
         if target & own:            # own piece or edge (EDGE has both colour bits)
             continue
         n += 1
-        if (mode & (M_LEAP | M_HOP)) or (mode & ~0xF) or target != EMPTY:
+        if not e.mob_slides[k] or target != EMPTY:
             continue
         while True:
             to += step
@@ -329,7 +335,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             if e.royal[t]:
                 royal_sq[c] = sq
             elif e.mobility and e.slider_rays[t]:
-                score[c] += e.mobility * mobility(p, r, e, sq, piece)
+                score[c] += e.mobility * mobility(p, e, sq, piece)
 
     # pawn structure; passed pawns count more as the opponent's pieces go
     if pawns[0] or pawns[1]:
