@@ -25,7 +25,7 @@ cdef struct TTEntry:
     uint8_t gen_bound       # generation << 2 | bound
 
 cdef struct TTable:
-    TTEntry* entries        # buckets * BUCKET_SIZE entries, calloc'd
+    TTEntry* entries        # buckets * BUCKET_SIZE entries, zeroed, on huge pages if allowed
     uint64_t mask           # buckets - 1 (buckets is a power of two)
     uint8_t generation      # 0..63, bumped once per root search
 
