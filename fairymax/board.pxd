@@ -38,8 +38,14 @@ cdef struct Position:
     score_t psq_score           # sum of Rules.psq, White's view
     Undo undo[MAX_GAME_PLY]
 
+# what gen_moves generates: GEN_CAPTURES and GEN_QUIETS split GEN_ALL in two
+cdef enum:
+    GEN_ALL = 0
+    GEN_CAPTURES = 1        # captures and promotions (to the first promotion choice)
+    GEN_QUIETS = 2          # the rest: non-captures and all under-promotions
+
 cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil
-cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures_only) noexcept nogil
+cdef int gen_moves(const Position* p, const Rules* r, move_t* out, int kind) noexcept nogil
 cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil
 cdef void unmake_move(Position* p, const Rules* r) noexcept nogil
 cdef void make_null(Position* p, const Rules* r) noexcept nogil

@@ -24,9 +24,7 @@ from fairymax.variant cimport Rules, Variant
 import re
 
 cdef enum:
-    GEN_ALL = 0
-    GEN_CAPTURES = 1
-    GEN_ATTACKS = 2
+    GEN_ATTACKS = 3      # walk_rays only: does a royal capture exist?
     IRON = -665          # values below this cannot be captured (Fairy-Max l.230)
     HISTORY_RESERVE = 256    # undo slots kept free for the search
 
@@ -100,6 +98,7 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
                      int castle_code, int nsteps) noexcept nogil:
     """Append the move(s) for one reached square; promotions may give several."""
     cdef int ptype = piece & TYPE_MASK, colour, promo = 0, i, mkind = MK_NORMAL, detail = 0
+    cdef bint tactical
     if marker >= 0:
         if ptype <= 2:
             mkind = MK_PUSH
@@ -113,9 +112,10 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
         colour = ptype - 1
         if r.sq_row[to] == r.promo_row[colour]:
             if r.promo_choices[colour][0]:
-                out[n] = mv_pack(frm, to, r.promo_choices[colour][0], mkind, detail)
-                n += 1
-                if kind == GEN_ALL:
+                if kind != GEN_QUIETS:
+                    out[n] = mv_pack(frm, to, r.promo_choices[colour][0], mkind, detail)
+                    n += 1
+                if kind != GEN_CAPTURES:
                     i = 1
                     while i < 15 and r.promo_choices[colour][i]:
                         out[n] = mv_pack(frm, to, r.promo_choices[colour][i], mkind, detail)
@@ -123,7 +123,8 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
                         i += 1
                 return n
             promo = r.promo_type[colour][r.sq_file[to]]
-    if kind == GEN_CAPTURES and capsq == to and p.sq[to] == EMPTY and not promo:
+    tactical = capsq != to or p.sq[to] != EMPTY or promo != 0
+    if (kind == GEN_CAPTURES and not tactical) or (kind == GEN_QUIETS and tactical):
         return n
     out[n] = mv_pack(frm, to, promo, mkind, detail)
     return n + 1
@@ -135,14 +136,14 @@ cdef inline int walk_plain_ray(const Position* p, const Rules* r, int own, int k
     cdef int to = frm + step
     cdef piece_t cell = p.sq[to]
     while cell == EMPTY:
-        if kind == GEN_ALL and (mode & M_QUIET):
+        if kind != GEN_CAPTURES and (mode & M_QUIET):
             out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
             n += 1
         if mode & M_LEAP:
             return n
         to += step
         cell = p.sq[to]
-    if not (cell & own) and (mode & M_CAPTURE) and r.value[cell & TYPE_MASK] >= IRON:
+    if kind != GEN_QUIETS and not (cell & own) and (mode & M_CAPTURE) and r.value[cell & TYPE_MASK] >= IRON:
         out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
         n += 1
     return n
@@ -433,11 +434,14 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
 
 # ---------------------------------------------------------------- public C API
 
-cdef int gen_moves(const Position* p, const Rules* r, move_t* out, bint captures_only) noexcept nogil:
-    """Pseudo-legal moves of the side to move (captures and promotions only if asked)."""
+cdef int gen_moves(const Position* p, const Rules* r, move_t* out, int kind) noexcept nogil:
+    """Pseudo-legal moves of the side to move: all of them (GEN_ALL), or the captures
+    and promotions (GEN_CAPTURES), or the others (GEN_QUIETS)."""
     # constant kinds, so the compiler makes a specialised copy of the walker for each
-    if captures_only:
+    if kind == GEN_CAPTURES:
         return walk_rays(p, r, p.stm, GEN_CAPTURES, out, NULL)
+    if kind == GEN_QUIETS:
+        return walk_rays(p, r, p.stm, GEN_QUIETS, out, NULL)
     return walk_rays(p, r, p.stm, GEN_ALL, out, NULL)
 
 
@@ -661,7 +665,7 @@ cdef int dedupe(move_t* moves, int n) noexcept nogil:
 cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil:
     """Legal moves of the side to move, without duplicates."""
     cdef move_t moves[MAX_MOVES]
-    cdef int n = gen_moves(p, r, moves, False), i, k = 0
+    cdef int n = gen_moves(p, r, moves, GEN_ALL), i, k = 0
     if r.may_duplicate:
         n = dedupe(moves, n)
     for i in range(n):
@@ -681,7 +685,7 @@ cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept n
         return 1
     if bared_out(p, r):
         return 0
-    n = gen_moves(p, r, moves, False)
+    n = gen_moves(p, r, moves, GEN_ALL)
     if r.may_duplicate:
         n = dedupe(moves, n)
     for i in range(n):
@@ -1071,6 +1075,14 @@ cdef class Board:
     def legal_moves(self) -> list:
         cdef move_t moves[MAX_MOVES]
         cdef int n = legal_moves(&self.pos, self.rules, moves)
+        return [moves[i] for i in range(n)]
+
+    def generated_moves(self, str kind="all") -> list:
+        """Pseudo-legal moves as the search generates them: "all", "captures" (captures
+        and promotions to the first choice) or "quiets" (the others)."""
+        cdef move_t moves[MAX_MOVES]
+        cdef int n = gen_moves(&self.pos, self.rules, moves,
+                               {"all": GEN_ALL, "captures": GEN_CAPTURES, "quiets": GEN_QUIETS}[kind])
         return [moves[i] for i in range(n)]
 
     def push(self, int m):

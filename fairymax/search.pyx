@@ -37,7 +37,7 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
                              WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
-from fairymax.board cimport (Position, Board, gen_moves, make_move, unmake_move, make_null,
+from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move, unmake_move, make_null,
                              unmake_null, in_check, is_capture, captured_type, repetitions,
                              legal_moves, attacked, hill_reached)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
@@ -108,6 +108,7 @@ cdef struct Picker:
     int picked                  # moves[0:picked] are in their final order
     int stage
     int qs
+    int quiets_pending          # the quiet moves are generated when the captures run out
     move_t killer1, killer2
 
 
@@ -236,11 +237,30 @@ cdef inline void swap_in(Picker* k, int j) noexcept nogil:
     k.picked = i + 1
 
 
-cdef move_t pick_next(Picker* k) noexcept nogil:
+cdef void add_moves(SearchState* s, Picker* k, int kind) noexcept nogil:
+    """Generate moves of `kind` (GEN_CAPTURES, GEN_QUIETS) onto the end of the list."""
+    cdef int j, n = gen_moves(s.pos, s.rules, k.moves + k.n, kind)
+    for j in range(k.n, k.n + n):
+        k.keys[j] = order_key(s, s.pos, k.moves[j])
+    k.n += n
+    if kind == GEN_QUIETS:
+        k.quiets_pending = 0
+
+
+cdef inline int find_move(const Picker* k, move_t m) noexcept nogil:
+    """Index of the first m in the list, or -1."""
+    cdef int j
+    for j in range(k.n):
+        if k.moves[j] == m:
+            return j
+    return -1
+
+
+cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
     """Put the next move in search order at index `picked`; return it (0: none left)."""
     cdef int j, best_j, best_key
     cdef move_t target
-    while k.picked < k.n:
+    while k.picked < k.n or k.quiets_pending:
         if k.stage == STAGE_CAPTURES:
             best_j = -1
             best_key = CAP_KEY - 1
@@ -255,6 +275,8 @@ cdef move_t pick_next(Picker* k) noexcept nogil:
                 k.stage = STAGE_DONE
                 return 0
             k.stage = STAGE_KILLER1
+            if k.quiets_pending:
+                add_moves(s, k, GEN_QUIETS)
         elif k.stage == STAGE_KILLER1 or k.stage == STAGE_KILLER2:
             target = k.killer1 if k.stage == STAGE_KILLER1 else k.killer2
             k.stage += 1
@@ -409,6 +431,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.picked = 0
     pk.stage = STAGE_CAPTURES
     pk.qs = qs
+    pk.quiets_pending = 0
     pk.killer1 = s.killers[ply][0]
     pk.killer2 = s.killers[ply][1]
     best = -INF
@@ -493,15 +516,19 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                                 if not tactical:
                                     reward_quiet(s, ply, m, piece, it)
                                 break
-            # -- next move: generate after the hash move, then walk/pick the list
+            # -- next move: generate after the hash move (captures first, the quiet
+            # moves only when they are reached), then walk/pick the list
             if not generated:
-                pk.n = gen_moves(p, r, pk.moves, qs)
+                add_moves(s, &pk, GEN_CAPTURES)
+                pk.quiets_pending = not qs
                 placed = 0
-                for j in range(pk.n):
-                    pk.keys[j] = order_key(s, p, pk.moves[j])
-                    if tried and pk.moves[j] == tried and not placed:
+                if tried:
+                    j = find_move(&pk, tried)
+                    if j < 0 and pk.quiets_pending:
+                        add_moves(s, &pk, GEN_QUIETS)
+                        j = find_move(&pk, tried)
+                    if j >= 0:
                         placed = 1
-                        pk.picked = 0
                         swap_in(&pk, j)
                 generated = 1
                 i = placed
@@ -510,7 +537,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             if i < pk.picked:
                 m = pk.moves[i]
             elif i == pk.picked:
-                m = pick_next(&pk)
+                m = pick_next(s, &pk)
             else:
                 m = 0
             if m == 0:

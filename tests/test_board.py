@@ -62,6 +62,39 @@ def test_random_playouts_restore_everything(ini, request):
             assert snapshot(board) == start, name
 
 
+def test_captures_and_quiets_split_all_moves(ours):
+    """The search generates captures first and the quiet moves later: together they
+    must be exactly the full move list, the captures list holding the captures and
+    the promotions to the first choice, the quiets list everything else (under-promotions
+    with or without capture included)."""
+    rng = random.Random(20261123)
+    for name in all_variants(ours):
+        board = board_of(ours, name)
+        for _ in range(40):
+            first_choice = board.variant.promotion_choices(board.side_to_move)[:1]
+
+            def split(m):
+                """(captures, promotes to the first choice or without a choice, other promotion)"""
+                to, promo, kind = (m >> 9) & 0x1FF, (m >> 18) & 0xF, (m >> 22) & 3
+                captures = kind == 1 or board.piece_at(board.square_name(to)) is not None
+                main_promo = promo != 0 and (not first_choice or [promo] == first_choice)
+                return captures, main_promo, promo != 0 and not main_promo
+
+            captures = board.generated_moves("captures")
+            quiets = board.generated_moves("quiets")
+            assert sorted(captures + quiets) == sorted(board.generated_moves("all")), name
+            for m in captures:
+                takes, main_promo, _ = split(m)
+                assert takes or main_promo, (name, board.move_text(m))
+            for m in quiets:
+                takes, main_promo, under_promo = split(m)
+                assert under_promo or not (takes or main_promo), (name, board.move_text(m))
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+
+
 @pytest.mark.parametrize("ini", ["ours", "fmax"])
 def test_fen_round_trip(ini, request):
     """fen() -> set_fen() -> fen() is the identity, at the start and after random moves."""
