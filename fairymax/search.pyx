@@ -7,8 +7,9 @@
 2. draws by rule (50 moves, any repetition), variant terminals (hill reached, bare
    royal), mate-distance pruning;
 3. check extension (+1 ply when in check);
-4. hash probe: a usable bound at enough depth is a cutoff; a usable shallower one
-   lets the internal-iterative-deepening loop resume after its depth;
+4. static evaluation where it will be needed, then the hash probe: a usable bound
+   at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
+   deepening loop resume after its depth;
 5. null move (non-PV, not in check, side has a piece other than pawns and royals);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
@@ -387,7 +388,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     last = 0 if qs else depth
     start = 0 if qs else 1
 
-    # 4. hash probe
+    # 4. static evaluation (stand pat, null-move and futility conditions), then the
+    # hash probe: the evaluation is nearly always needed, and it runs while the
+    # bucket prefetched at entry comes in from memory
+    if qs or (not in_chk and (depth == 1 or not pv_node)):
+        static_eval = evaluate(p, r, &s.ev, alpha, beta)
     entry = tt_probe(s.tt, p.key)
     if entry != NULL:
         hash_move = entry.move
@@ -408,9 +413,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
 
-    # 5. static evaluation (stand pat, null-move and futility conditions) and null move
-    if qs or (not in_chk and (depth == 1 or not pv_node)):
-        static_eval = evaluate(p, r, &s.ev, alpha, beta)
+    # 5. null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
             and static_eval >= beta and beta < MATE_BOUND and has_pieces(p, &s.ev, p.stm)):
         reduction = 3 if depth >= 6 else 2
