@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
 """Side-by-side speed of fairymax's search and Fairy-Max (/usr/games/fairymax).
 
-    python scripts/speed_vs_fairymax.py [--depth 10] [--runs 3] [--variant normal] [--fen FEN]
+    python scripts/speed_vs_fairymax.py [--depth 10] [--runs 3] [--variants normal,capablanca]
 
-For each engine the same fixed-depth search from the same position runs `--runs`
-times (a fresh process / a cleared hash each time); the script prints every run and
-the medians of the wall time, nodes and nodes/second, then the ratios.
+For each variant's start position, in the same run, `--runs` times each (a fresh
+process / a fresh Searcher every time), medians reported:
 
-Fairy-Max is driven as in docs/fairymax.md section 5: `new`, (`variant V`), `force`,
-`post`, `level 0 1000 0`, `sd N`, `go`; its time is from `go` to `move`.  Its `sd N`
-searches N full-width plies plus quiescence, like our depth N.  Stock Fairy-Max does
-not print its final node count (post lines appear only when the best move changes),
-so its nodes/s uses the end-of-iteration counts measured with an instrumented build
-(FAIRYMAX_NODES below, fairymax.md section 5, start position of chess; they count a
-node once per internal-iterative-deepening pass, about 1.4x its search() calls).
-Our nodes are search() calls.  Time to depth is the like-for-like measure.
+* time to depth: both engines search to `--depth` plies.  Fairy-Max is driven as in
+  docs/fairymax.md section 5 (`new`, `variant V`, `force`, `post`, `level 0 1000 0`,
+  `sd N`, `go`; time from `go` to `move`); its `sd N` is N full-width plies plus
+  quiescence, like our depth N.
+* nodes per second, each engine's own count: Fairy-Max's from its last thinking
+  line (its nodes over its centiseconds; it prints a line only when the best root move
+  changes); ours from a search given the same wall time as Fairy-Max's whole run.
+  The two counts differ in kind: ours counts search() calls, Fairy-Max's counts a
+  node once per internal-iterative-deepening pass (fairymax.md section 5: about
+  1.5 x its search() calls).  For the chess start position that section also gives
+  Fairy-Max's search() calls to each depth, so the script prints calls per second
+  for both engines too, the like-for-like figure.
 """
 from __future__ import annotations
 
@@ -28,12 +31,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 FAIRYMAX = "/usr/games/fairymax"
-# N-end of fairymax.md section 5 (chess start position), by depth
-FAIRYMAX_NODES = {6: 226_498, 7: 703_076, 8: 3_057_256, 9: 9_214_811, 10: 32_330_600, 11: 77_226_378}
+# search() calls of Fairy-Max to each depth from the chess start position, counted by an
+# instrumented build (fairymax.md section 5, column "calls")
+FAIRYMAX_CALLS = {6: 143_953, 7: 451_097, 8: 2_033_356, 9: 6_142_248, 10: 21_826_587, 11: 51_951_930}
 
 
-def run_fairymax(depth: int, variant: str, fen: str | None) -> tuple[float, str]:
-    """Seconds from `go` to `move` for Fairy-Max at `sd depth`, and its last post line."""
+def run_fairymax(depth: int, variant: str) -> tuple[float, int, int]:
+    """(seconds from `go` to `move`, nodes and centiseconds of its last thinking line)."""
     proc = subprocess.Popen([FAIRYMAX], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -50,70 +54,73 @@ def run_fairymax(depth: int, variant: str, fen: str | None) -> tuple[float, str]
     if variant != "normal":
         send(f"variant {variant}")
     send("force")
-    if fen:
-        raise SystemExit("Fairy-Max has no setboard; use the start position")
     send("post")
     send("level 0 1000 0")
     send(f"sd {depth}")
     start = time.perf_counter()
     send("go")
-    last_post = ""
+    nodes = centis = 0
     for line in proc.stdout:
         if line.startswith("move "):
             break
-        if line.strip()[:1].isdigit():
-            last_post = " ".join(line.split())
+        fields = line.split()
+        if len(fields) >= 4 and all(f.lstrip("-").isdigit() for f in fields[:4]):
+            centis, nodes = int(fields[2]), int(fields[3])
     elapsed = time.perf_counter() - start
     send("quit")
     proc.wait(timeout=10)
-    return elapsed, last_post
+    return elapsed, nodes, centis
 
 
-def run_ours(depth: int, variant: str, fen: str | None) -> tuple[float, int, str]:
-    """Seconds and nodes of our search to `depth` with a fresh hash table."""
-    from fairymax.bench import search_to_depth
+def run_ours(variant: str, depth: int | None = None, ms: float | None = None) -> tuple[float, int]:
+    """(seconds, nodes) of our search from the start position: to `depth`, or for `ms`."""
     from fairymax.board import Board
     from fairymax.search import Searcher
 
+    searcher = Searcher(64)
     board = Board.from_name(variant)
-    if fen:
-        board.set_fen(fen)
-    elapsed, nodes, last = search_to_depth(Searcher(64), board, depth)
-    return elapsed, nodes, f"{last.depth} {last.score} {board.move_text(last.pv[0])}"
+    start = time.perf_counter()
+    for _ in searcher.iterate(board, max_depth=depth, hard_ms=ms):
+        pass
+    return time.perf_counter() - start, searcher.nodes
+
+
+def compare(variant: str, depth: int, runs: int) -> dict:
+    ours = [run_ours(variant, depth=depth) for _ in range(runs)]
+    theirs = [run_fairymax(depth, variant) for _ in range(runs)]
+    t_ours = statistics.median(t for t, _ in ours)
+    t_fm = statistics.median(t for t, _, _ in theirs)
+    timed = [run_ours(variant, ms=t_fm * 1000) for _ in range(runs)]
+    nps_ours = statistics.median(n / t for t, n in timed)
+    nps_fm = statistics.median(n / (c / 100) for _, n, c in theirs if c > 0)
+    row = {"variant": variant, "t_ours": t_ours, "t_fm": t_fm, "nps_ours": nps_ours, "nps_fm": nps_fm}
+    if variant == "normal" and depth in FAIRYMAX_CALLS:
+        row["cps_ours"] = statistics.median(n / t for t, n in ours)
+        row["cps_fm"] = FAIRYMAX_CALLS[depth] / t_fm
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--variant", default="normal")
-    parser.add_argument("--fen")
-    parser.add_argument("--skip-fairymax", action="store_true")
+    parser.add_argument("--variants", default="normal",
+                        help="comma-separated variant names (start positions)")
     args = parser.parse_args(argv)
 
-    ours = []
-    for i in range(args.runs):
-        t, nodes, summary = run_ours(args.depth, args.variant, args.fen)
-        ours.append((t, nodes))
-        print(f"fairymax   run {i + 1}: {t * 1000:8.0f} ms  {nodes:10d} nodes  {nodes / t:10.0f} n/s  ({summary})")
-    t_ours = statistics.median(t for t, _ in ours)
-    nps_ours = statistics.median(n / t for t, n in ours)
-    print(f"fairymax   median: {t_ours * 1000:.0f} ms, {nps_ours:.0f} nodes/s")
-    if args.skip_fairymax:
-        return 0
-
-    theirs = []
-    for i in range(args.runs):
-        t, post = run_fairymax(args.depth, args.variant, args.fen)
-        theirs.append(t)
-        print(f"Fairy-Max  run {i + 1}: {t * 1000:8.0f} ms  (last post: {post})")
-    t_fm = statistics.median(theirs)
-    print(f"Fairy-Max  median: {t_fm * 1000:.0f} ms")
-    print(f"time to depth {args.depth}: Fairy-Max / fairymax = {t_fm / t_ours:.2f}x")
-    if args.variant == "normal" and not args.fen and args.depth in FAIRYMAX_NODES:
-        nps_fm = FAIRYMAX_NODES[args.depth] / t_fm
-        print(f"Fairy-Max nodes/s (instrumented N-end / median time): {nps_fm:.0f}; "
-              f"fairymax / Fairy-Max = {nps_ours / nps_fm:.2f}x")
+    print(f"depth {args.depth}, medians of {args.runs} runs; nodes/s: each engine's own count, "
+          f"ours over the same wall time as Fairy-Max's run")
+    print(f"{'variant':12s} {'ours s':>8s} {'F-M s':>8s} {'sooner':>7s} "
+          f"{'ours n/s':>10s} {'F-M n/s':>10s} {'ratio':>6s}")
+    for variant in args.variants.split(","):
+        row = compare(variant, args.depth, args.runs)
+        print(f"{variant:12s} {row['t_ours']:8.2f} {row['t_fm']:8.2f} {row['t_fm'] / row['t_ours']:6.1f}x "
+              f"{row['nps_ours'] / 1e6:9.2f}M {row['nps_fm'] / 1e6:9.2f}M {row['nps_ours'] / row['nps_fm']:5.2f}x",
+              flush=True)
+        if "cps_fm" in row:
+            print(f"{'':12s} search() calls/s to depth {args.depth}: ours {row['cps_ours'] / 1e6:.2f}M, "
+                  f"Fairy-Max {row['cps_fm'] / 1e6:.2f}M (instrumented count / median time): "
+                  f"{row['cps_ours'] / row['cps_fm']:.2f}x", flush=True)
     return 0
 
 
