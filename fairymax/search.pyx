@@ -38,9 +38,9 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
                              WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
-from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move, unmake_move, make_null,
-                             unmake_null, in_check, is_capture, captured_type, repetitions,
-                             legal_moves, attacked, hill_reached)
+from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
+                             unmake_move, make_null, unmake_null, in_check, is_capture,
+                             captured_type, repetitions, attacked, hill_reached)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport EvalInfo, PawnCache, eval_info_init, evaluate, psq_total
