@@ -242,3 +242,22 @@ def test_every_kind_of_variant_searches(variant):
     info = search(board, 3)
     assert_pv_legal(board, info.pv)
     assert abs(info.score) < 300
+
+
+def test_short_games_in_every_variant(ours):
+    """A few moves of self-play in every variant of pieces.ini, each chosen by a small
+    node-limited search: every principal variation legal, the board left as it was."""
+    from conftest import board_of
+    searcher = Searcher(8)
+    for name in sorted(ours):
+        board = board_of(ours, name)
+        for _ in range(10):
+            if not board.legal_moves():
+                break
+            fen = board.fen()
+            last = None
+            for info in searcher.iterate(board, max_nodes=3000):
+                last = info
+            assert last is not None and board.fen() == fen, name
+            assert_pv_legal(board, last.pv)
+            board.push(last.pv[0])
