@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from conftest import board_of
 from fairymax.board import Board
 from fairymax.search import MATE, Searcher, SearchInfo
 from fairymax.evaluate import evaluate_board, init_psq
@@ -247,7 +248,6 @@ def test_every_kind_of_variant_searches(variant):
 def test_short_games_in_every_variant(ours):
     """A few moves of self-play in every variant of pieces.ini, each chosen by a small
     node-limited search: every principal variation legal, the board left as it was."""
-    from conftest import board_of
     searcher = Searcher(8)
     for name in sorted(ours):
         board = board_of(ours, name)
