@@ -62,6 +62,16 @@ def test_random_playouts_restore_everything(ini, request):
             assert snapshot(board) == start, name
 
 
+def move_class(board, m, first_choice):
+    """(captures, promotes to the first choice or where there is no choice, under-promotes)
+    for packed move m (layout in fairymax/types.pxd: to bits 9-17, promotion 18-21,
+    kind 22-23 where 1 is e.p.)."""
+    to, promo, kind = (m >> 9) & 0x1FF, (m >> 18) & 0xF, (m >> 22) & 3
+    takes = kind == 1 or board.piece_at(board.square_name(to)) is not None
+    main_promo = promo != 0 and (not first_choice or [promo] == first_choice)
+    return takes, main_promo, promo != 0 and not main_promo
+
+
 def test_captures_and_quiets_split_all_moves(ours):
     """The search generates captures first and the quiet moves later: together they
     must be exactly the full move list, the captures list holding the captures and
@@ -72,22 +82,14 @@ def test_captures_and_quiets_split_all_moves(ours):
         board = board_of(ours, name)
         for _ in range(40):
             first_choice = board.variant.promotion_choices(board.side_to_move)[:1]
-
-            def split(m):
-                """(captures, promotes to the first choice or without a choice, other promotion)"""
-                to, promo, kind = (m >> 9) & 0x1FF, (m >> 18) & 0xF, (m >> 22) & 3
-                captures = kind == 1 or board.piece_at(board.square_name(to)) is not None
-                main_promo = promo != 0 and (not first_choice or [promo] == first_choice)
-                return captures, main_promo, promo != 0 and not main_promo
-
             captures = board.generated_moves("captures")
             quiets = board.generated_moves("quiets")
             assert sorted(captures + quiets) == sorted(board.generated_moves("all")), name
             for m in captures:
-                takes, main_promo, _ = split(m)
+                takes, main_promo, _ = move_class(board, m, first_choice)
                 assert takes or main_promo, (name, board.move_text(m))
             for m in quiets:
-                takes, main_promo, under_promo = split(m)
+                takes, main_promo, under_promo = move_class(board, m, first_choice)
                 assert under_promo or not (takes or main_promo), (name, board.move_text(m))
             moves = board.legal_moves()
             if not moves:

@@ -17,6 +17,10 @@ XBMATCH = ROOT / "scripts" / "xbmatch.sh"
 FAIRYMAX = "/usr/games/fairymax"
 BAD = re.compile(r"forfeit|illegal|false|invalid|wins on time|loses on time|did not send|"
                  r"crash|exited|not found", re.I)
+# every line our driver may send: thinking lines, move, feature, pong, setup/piece, results,
+# resign/offer draw, tell*/Error/Illegal move, Hint:, stat01:, # comments, book (bk) replies
+OUR_OUTPUT = re.compile(r"-?\d+ |move |feature |pong |setup |piece |(1-0|0-1|1/2-1/2) |resign|"
+                        r"offer draw|tell|Error |Illegal move|Hint: |stat01: |#| |$")
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("xboard") or Path("/usr/games/xboard").exists())
@@ -47,9 +51,11 @@ def check(proc, pgn, debug, games):
     comments = comments.replace("False illegal-move claim", "", claims_by_fairymax)
     assert not BAD.search(comments), comments
     assert not re.search(r"Forfeit|False (win|draw)|Illegal move.*rejected", debug)
-    # our engine never printed non-protocol junk that xboard would misread
-    ours = [line for line in debug.splitlines() if re.match(r"^\d+ <(first|second)", line)]
+    # our engine (first) spoke, and printed nothing but CECP lines
+    ours = re.findall(r"^\d+ <first : (.*)$", debug, re.M)
     assert ours
+    junk = [line for line in ours if not OUR_OUTPUT.match(line)]
+    assert not junk, junk[:5]
 
 
 def test_one_game_normal(tmp_path):
