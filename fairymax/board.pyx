@@ -15,17 +15,16 @@ from libc.string cimport memset, memcpy
 
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD_ROWS,
                              MAX_PIECES, MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
-                             BLACK, COLOUR_MASK, MOVED, EDGE, M_CAPTURE, M_QUIET, M_LEAP,
+                             BLACK, COLOUR_MASK, MOVED, EDGE, IRON, M_CAPTURE, M_QUIET, M_LEAP,
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
                              MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
                              mv_gate, colour_of, piece_index)
-from fairymax.variant cimport Rules, Variant
+from fairymax.variant cimport Rules, Variant, StepRuns
 
 import re
 
 cdef enum:
     GEN_ATTACKS = 3      # walk_rays only: does a royal capture exist?
-    IRON = -665          # values below this cannot be captured (Fairy-Max l.230)
     HISTORY_RESERVE = 256    # undo slots kept free for the search
 
 # castling step, by the detail code stored in a castling move
@@ -130,22 +129,41 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
     return n + 1
 
 
-cdef inline int walk_plain_ray(const Position* p, const Rules* r, int own, int kind, move_t* out,
-                               int n, int frm, int step, int mode) noexcept nogil:
-    """The common case of walk_rays: a non-pawn leaper or slider ray without special bits."""
-    cdef int to = frm + step
-    cdef piece_t cell = p.sq[to]
-    while cell == EMPTY:
-        if kind != GEN_CAPTURES and (mode & M_QUIET):
+cdef inline int plain_captures(const Position* p, const Rules* r, int side, move_t* out, int n,
+                               int frm, const StepRuns* runs) noexcept nogil:
+    """Captures along the plain rays `runs` of the piece on frm.  A move is written for
+    every ray and kept only if it hits a capturable piece."""
+    cdef const unsigned char* victim = r.capturable[side]
+    cdef int j, step, to
+    for j in range(runs.first, runs.slide):
+        to = frm + r.run_step[j]
+        out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
+        n += victim[p.sq[to]]
+    for j in range(runs.slide, runs.end):
+        step = r.run_step[j]
+        to = frm + step
+        while p.sq[to] == EMPTY:
+            to += step
+        out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
+        n += victim[p.sq[to]]
+    return n
+
+
+cdef inline int plain_quiets(const Position* p, const Rules* r, move_t* out, int n, int frm,
+                             const StepRuns* runs) noexcept nogil:
+    """Non-captures along the plain rays `runs` of the piece on frm."""
+    cdef int j, step, to
+    for j in range(runs.first, runs.slide):
+        to = frm + r.run_step[j]
+        out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
+        n += p.sq[to] == EMPTY
+    for j in range(runs.slide, runs.end):
+        step = r.run_step[j]
+        to = frm + step
+        while p.sq[to] == EMPTY:
             out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
             n += 1
-        if mode & M_LEAP:
-            return n
-        to += step
-        cell = p.sq[to]
-    if kind != GEN_QUIETS and not (cell & own) and (mode & M_CAPTURE) and r.value[cell & TYPE_MASK] >= IRON:
-        out[n] = mv_pack(frm, to, 0, MK_NORMAL, 0)
-        n += 1
+            to += step
     return n
 
 
@@ -178,135 +196,177 @@ cdef inline int pawn_step(const Position* p, const Rules* r, int own, int kind, 
     return emit(p, r, kind, out, n, frm, to, capsq, p.sq[frm], -1, 0, 1)
 
 
+cdef inline int pawn_moves(const Position* p, const Rules* r, int side, int kind, move_t* out,
+                           int n, int frm, int t, bint use_ep) noexcept nogil:
+    """Moves of `kind` along the plain leaper rays of a pawn (type t) on frm.  Cheap
+    tests pass over the rays that cannot give such a move before pawn_step looks."""
+    cdef int i, j, to, mode, promo_row = r.promo_row[t - 1]
+    cdef bint wanted
+    for i in range(r.pawn_first[t], r.pawn_first[t + 1]):
+        j = r.pawn_ray[i]
+        mode = r.ray_mode[j]
+        to = frm + r.ray_step[j]
+        if kind == GEN_ALL or r.sq_row[to] == promo_row:
+            wanted = True
+        elif kind == GEN_CAPTURES:
+            wanted = (mode & M_CAPTURE) and (r.capturable[side][p.sq[to]]
+                                             or (use_ep and (to == p.ep_sq or to == p.ep_sq2)))
+        else:
+            wanted = (mode & M_QUIET) and p.sq[to] == EMPTY
+        if wanted:
+            n = pawn_step(p, r, colour_bit(side), kind, out, n, frm, r.ray_step[j], mode, use_ep)
+    return n
+
+
+cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t* out, int n,
+                  AttackScan* scan, int frm, int j) noexcept nogil:
+    """Walk ray j of the piece on frm with Fairy-Max's full semantics.
+
+    kind GEN_ALL / GEN_CAPTURES / GEN_QUIETS: append the moves of that kind to out[n:],
+    return the new count.  kind GEN_ATTACKS: return -1 if the ray lets `side` capture a
+    royal in a way that loses the game for its owner (or cross a square the castling
+    royal passed), else n.
+    """
+    cdef int own = colour_bit(side)
+    cdef piece_t piece = p.sq[frm], cell
+    cdef int ptype = piece & TYPE_MASK
+    cdef bint virgin = (piece & MOVED) == 0
+    cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
+    cdef int step = r.ray_step[j], mode = r.ray_mode[j]
+    cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
+    cdef int victim_type, first
+    cdef bint moved_push, stop, platform
+    to = frm
+    delay = (mode >> 10) & 3
+    moved_push = False
+    if delay > ptype:
+        # C24 pawn: triple push when unmoved; a moved pawn on its own 3rd
+        # rank may still double-push (Wildebeest)
+        if not virgin and r.sq_row[frm] == (r.height - 3 if ptype == 1 else 2):
+            delay = 0
+            moved_push = True
+        else:
+            delay = 1
+    marker = -1
+    castle_code = 0
+    nsteps = 0
+    while True:
+        to += step
+        nsteps += 1
+        if mode & M_CYLINDER:
+            f = to & 15
+            if f > 13:
+                to += r.width
+            elif f >= r.width:
+                to -= r.width
+        cell = p.sq[to]
+        if cell == EDGE:
+            break
+        if mode & M_MULTIPATH:
+            # Falcon: some empty path of unit steps must lead here
+            path = mode >> 12
+            if occupied(p.sq[frm + path]):
+                if occupied(p.sq[to - 2 * path]) or occupied(p.sq[to - path]):
+                    break
+            elif occupied(p.sq[frm + 2 * path]) and occupied(p.sq[to - path]):
+                break
+        if kind == GEN_ATTACKS and scan.castle_e >= 0 and (mode & M_CAPTURE):
+            if to < scan.castle_d:
+                if to >= scan.castle_e - 1:
+                    return -1
+            elif to <= scan.castle_e + 1:
+                return -1
+        capsq = to
+        if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
+            capsq = p.ep_victim
+            cell = p.sq[capsq]
+        if mode & (M_CAPTURE if cell else M_QUIET):
+            if cell & own:
+                break
+            if cell:
+                victim_type = cell & TYPE_MASK
+                value = r.value[victim_type]
+                if value < IRON:
+                    break
+                if kind == GEN_ATTACKS and value < 0:
+                    if value == -1 or p.type_count[1 - side][victim_type] < 2:
+                        return -1
+                    if scan.royal_hit >= 0 and scan.royal_hit != capsq and (victim_type & 8):
+                        return -1
+                    scan.royal_hit = capsq
+            if kind != GEN_ATTACKS and (marker < 0 or ptype <= 2 or castle_code >= 0):
+                first = n
+                n = emit(p, r, kind, out, n, frm, to, capsq, piece, marker, castle_code, nsteps)
+                if r.gating and virgin and ptype > 2 and n > first:
+                    n = add_gatings(p, r, side, out, n, out[first])
+        # how the ray goes on
+        stop = cell != EMPTY
+        platform = stop and ((delay & 2) == 0 or (cell & own) != 0)
+        step2 = step ^ (mode >> 12)
+        low = mode & 15
+        if low != 4:
+            if mode & M_LEAP:
+                stop = True
+        elif not virgin and not moved_push:
+            stop = True
+        elif ptype > 2 and not (mode & 0x80) and not castling_possible(p, r, frm, to, step, step2):
+            stop = True
+        elif mode & 0x40:
+            if mode & 0x80:
+                stop = False
+            mode &= 63
+        else:
+            marker = to
+            if ptype > 2:
+                castle_code = castle_code_of(step)
+        if (mode & M_HOP) and platform:
+            if delay & 1:
+                to -= step
+            stop = False
+            step = step2
+            mode ^= (mode >> 4) & 15
+        elif not (mode & 0x80):
+            if delay == 0:
+                step = step2
+                mode ^= (mode >> 4) & 15
+            delay -= 1
+        if stop:
+            break
+    return n
+
+
 cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
-                   move_t* out, AttackScan* scan) noexcept nogil:
+                          move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
 
-    kind GEN_ALL / GEN_CAPTURES: append pseudo-legal moves to out, return the count.
+    kind GEN_ALL / GEN_CAPTURES / GEN_QUIETS: append pseudo-legal moves of that kind to
+    out, return the count.  Plain rays take the fast loops, the others walk_ray.
     kind GEN_ATTACKS: return 1 as soon as `side` could capture a royal in a way that
     loses the game for its owner (or cross a square the castling royal passed), else 0.
     """
-    cdef int own = colour_bit(side)
-    cdef int n = 0, k, j, frm, to, capsq, step, step2, mode, low, delay, nsteps, f
-    cdef int ptype, value, marker, castle_code, path, victim_type, first
-    cdef piece_t piece, cell
-    cdef bint virgin, moved_push, stop, platform
+    cdef int n = 0, k, i, j, frm, ptype
+    cdef piece_t piece
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
     for k in range(p.pcount[side]):
         frm = p.plist[side][k]
         piece = p.sq[frm]
         ptype = piece & TYPE_MASK
-        virgin = (piece & MOVED) == 0
-        if r.plain_piece[ptype] and kind != GEN_ATTACKS and not (r.gating and virgin):
+        if kind == GEN_ATTACKS or (r.gating and ptype > 2 and not (piece & MOVED)):
+            # every ray the generic way: the attack test, and pieces that may gate
             for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
-                n = walk_plain_ray(p, r, own, kind, out, n, frm, r.ray_step[j], r.ray_mode[j])
+                n = walk_ray(p, r, side, kind, out, n, scan, frm, j)
+                if n < 0:
+                    return 1
             continue
-        for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
-            step = r.ray_step[j]
-            mode = r.ray_mode[j]
-            if r.ray_plain[j] and kind != GEN_ATTACKS:
-                if ptype > 2 and not (r.gating and virgin):
-                    n = walk_plain_ray(p, r, own, kind, out, n, frm, step, mode)
-                    continue
-                if ptype <= 2 and (mode & M_LEAP):
-                    n = pawn_step(p, r, own, kind, out, n, frm, step, mode, use_ep)
-                    continue
-            to = frm
-            delay = (mode >> 10) & 3
-            moved_push = False
-            if delay > ptype:
-                # C24 pawn: triple push when unmoved; a moved pawn on its own 3rd
-                # rank may still double-push (Wildebeest)
-                if not virgin and r.sq_row[frm] == (r.height - 3 if ptype == 1 else 2):
-                    delay = 0
-                    moved_push = True
-                else:
-                    delay = 1
-            marker = -1
-            castle_code = 0
-            nsteps = 0
-            while True:
-                to += step
-                nsteps += 1
-                if mode & M_CYLINDER:
-                    f = to & 15
-                    if f > 13:
-                        to += r.width
-                    elif f >= r.width:
-                        to -= r.width
-                cell = p.sq[to]
-                if cell == EDGE:
-                    break
-                if mode & M_MULTIPATH:
-                    # Falcon: some empty path of unit steps must lead here
-                    path = mode >> 12
-                    if occupied(p.sq[frm + path]):
-                        if occupied(p.sq[to - 2 * path]) or occupied(p.sq[to - path]):
-                            break
-                    elif occupied(p.sq[frm + 2 * path]) and occupied(p.sq[to - path]):
-                        break
-                if kind == GEN_ATTACKS and scan.castle_e >= 0 and (mode & M_CAPTURE):
-                    if to < scan.castle_d:
-                        if to >= scan.castle_e - 1:
-                            return 1
-                    elif to <= scan.castle_e + 1:
-                        return 1
-                capsq = to
-                if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
-                    capsq = p.ep_victim
-                    cell = p.sq[capsq]
-                if mode & (M_CAPTURE if cell else M_QUIET):
-                    if cell & own:
-                        break
-                    if cell:
-                        victim_type = cell & TYPE_MASK
-                        value = r.value[victim_type]
-                        if value < IRON:
-                            break
-                        if kind == GEN_ATTACKS and value < 0:
-                            if value == -1 or p.type_count[1 - side][victim_type] < 2:
-                                return 1
-                            if scan.royal_hit >= 0 and scan.royal_hit != capsq and (victim_type & 8):
-                                return 1
-                            scan.royal_hit = capsq
-                    if kind != GEN_ATTACKS and (marker < 0 or ptype <= 2 or castle_code >= 0):
-                        first = n
-                        n = emit(p, r, kind, out, n, frm, to, capsq, piece, marker, castle_code, nsteps)
-                        if r.gating and virgin and ptype > 2 and n > first:
-                            n = add_gatings(p, r, side, out, n, out[first])
-                # how the ray goes on
-                stop = cell != EMPTY
-                platform = stop and ((delay & 2) == 0 or (cell & own) != 0)
-                step2 = step ^ (mode >> 12)
-                low = mode & 15
-                if low != 4:
-                    if mode & M_LEAP:
-                        stop = True
-                elif not virgin and not moved_push:
-                    stop = True
-                elif ptype > 2 and not (mode & 0x80) and not castling_possible(p, r, frm, to, step, step2):
-                    stop = True
-                elif mode & 0x40:
-                    if mode & 0x80:
-                        stop = False
-                    mode &= 63
-                else:
-                    marker = to
-                    if ptype > 2:
-                        castle_code = castle_code_of(step)
-                if (mode & M_HOP) and platform:
-                    if delay & 1:
-                        to -= step
-                    stop = False
-                    step = step2
-                    mode ^= (mode >> 4) & 15
-                elif not (mode & 0x80):
-                    if delay == 0:
-                        step = step2
-                        mode ^= (mode >> 4) & 15
-                    delay -= 1
-                if stop:
-                    break
+        if ptype <= 2 and (use_ep or (r.promo_near[ptype] >> r.sq_row[frm]) & 1):
+            n = pawn_moves(p, r, side, kind, out, n, frm, ptype, use_ep)
+        else:
+            if kind != GEN_QUIETS:
+                n = plain_captures(p, r, side, out, n, frm, &r.cap_runs[ptype])
+            if kind != GEN_CAPTURES:
+                n = plain_quiets(p, r, out, n, frm, &r.quiet_runs[ptype])
+        for i in range(r.odd_first[ptype], r.odd_split[ptype] if kind == GEN_CAPTURES else r.odd_first[ptype + 1]):
+            n = walk_ray(p, r, side, kind, out, n, scan, frm, r.odd_ray[i])
     return n
 
 

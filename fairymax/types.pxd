@@ -38,6 +38,7 @@ cdef enum:
     COLOUR_MASK = 0x30
     MOVED = 0x40
     EDGE = 0x30
+    IRON = -665         # pieces valued below this cannot be captured (Fairy-Max l.230)
 
 cdef inline int colour_of(int piece) noexcept nogil:
     """0 for a white piece byte, 1 for a black one."""

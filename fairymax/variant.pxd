@@ -2,6 +2,12 @@
 """The compiled rules of one variant: C arrays read by move generation and search."""
 from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 
+cdef struct StepRuns:
+    # One piece type's plain rays of one kind (captures or non-captures), as steps:
+    # run_step[first:slide] go one step (leapers), run_step[slide:end] slide.
+    int first, slide, end
+
+
 cdef struct Rules:
     int width, height          # files, ranks
     int num_types              # piece types are 1..num_types
@@ -9,8 +15,26 @@ cdef struct Rules:
     int first_ray[MAX_TYPES + 1]
     int ray_step[MAX_RAYS]
     int ray_mode[MAX_RAYS]     # full Fairy-Max mode word (second-step XOR in bits 12+)
-    int ray_plain[MAX_RAYS]    # plain leaper/slider ray: only the bits 1|2|4 are set
-    int plain_piece[MAX_TYPES] # a non-pawn type whose rays are all plain
+    # The rays sorted for the fast generator (board.pyx).  The plain rays (mode bits
+    # 1|2|4 only; for pawns only leapers) of type t that capture are run_step
+    # [cap_runs[t].first : cap_runs[t].end), those that move without capturing
+    # quiet_runs[t] (see StepRuns).  A pawn's plain rays are also listed by ray index
+    # in pawn_ray[pawn_first[t] .. pawn_first[t + 1] - 1], for pawns that may promote
+    # or capture e.p.: the rows from which a pawn of type t may promote with a plain
+    # ray are the bits of promo_near[t].  Every other ray (initial moves, hoppers,
+    # bent and range-limited rays) is in odd_ray[odd_first[t] .. odd_first[t + 1] - 1],
+    # for the generic walker; those from odd_split[t] on give neither a capture nor a
+    # promotion.
+    StepRuns cap_runs[MAX_TYPES]
+    StepRuns quiet_runs[MAX_TYPES]
+    int run_step[2 * MAX_RAYS]
+    int pawn_first[MAX_TYPES + 1]
+    int pawn_ray[MAX_RAYS]
+    int promo_near[3]
+    int odd_first[MAX_TYPES + 1]
+    int odd_split[MAX_TYPES]
+    int odd_ray[MAX_RAYS]
+    unsigned char capturable[2][256]   # [side][cell]: an enemy piece side may capture
     int value[MAX_TYPES]       # Fairy-Max value: centipawns, negative = royal
     int centralized[MAX_TYPES] # lower-case letter in the ini
     # promotion: a pawn (type 1 white, 2 black) landing on its zone row becomes
@@ -54,4 +78,6 @@ cdef struct Rules:
 cdef class Variant:
     cdef Rules rules
     cdef readonly object spec  # the loader's VariantSpec
+    cdef _sort_rays(self)
+    cdef bint _may_be_tactical(self, int t, int j)
     cdef _build_attack_tables(self)

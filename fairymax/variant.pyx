@@ -9,7 +9,8 @@ king-of-the-hill and stalemate-loss flags, and the fast attack tables.
 from libc.string cimport memset
 
 from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
-                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, M_HOP)
+                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, WHITE, BLACK,
+                             COLOUR_MASK, TYPE_MASK, IRON)
 
 cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
     state[0] += 0x9E3779B97F4A7C15ULL
@@ -37,6 +38,21 @@ cdef bint _is_simple_ray(int step, int mode, int ptype):
             return True           # castling (its destination must be empty)
         return (toggle & 1) == 0
     return toggle == 0 and (mode >> 8) == 0 and low not in (0, 4, 8)
+
+
+cdef int fill_runs(StepRuns* runs, int* steps, int n, list rays) except -1:
+    """Append `rays`, (step, slides) pairs, to steps from index n as runs (leapers, then
+    sliders); return the next free index."""
+    runs.first = n
+    for slides in (False, True):
+        if slides:
+            runs.slide = n
+        for step, ray_slides in rays:
+            if ray_slides == slides:
+                steps[n] = step
+                n += 1
+    runs.end = n
+    return n
 
 
 cdef class Variant:
@@ -71,9 +87,7 @@ cdef class Variant:
                     raise ValueError(f"{spec.name}: more than {MAX_RAYS} rays")
                 r.ray_step[n] = step
                 r.ray_mode[n] = mode
-                r.ray_plain[n] = (mode & ~7) == 0 and (mode & 3) != 0
                 n += 1
-            r.plain_piece[t] = t > 2 and all(r.ray_plain[k] for k in range(r.first_ray[t], n))
         for t in range(len(spec.pieces) + 1, MAX_TYPES + 1):
             r.first_ray[t] = n
 
@@ -126,6 +140,7 @@ cdef class Variant:
             for i, letter in enumerate(gating[:2]):
                 r.gate_type[c][i] = self.type_of(letter, c)
 
+        self._sort_rays()
         self._build_attack_tables()
         if r.castles:
             for c in range(2):
@@ -142,6 +157,67 @@ cdef class Variant:
         for c in range(2):
             for t in range(MAX_TYPES):
                 r.zobrist_hand[c][t] = _splitmix(&seed)
+
+    cdef _sort_rays(self):
+        """Fill the fast generator's ray lists and the capturable-cell table (see Rules)."""
+        cdef Rules* r = &self.rules
+        cdef int t, j, side, cell, row, colour
+        cdef int nrun = 0, npawn = 0, nodd = 0
+        for t in range(MAX_TYPES):
+            r.pawn_first[t] = npawn
+            r.odd_first[t] = nodd
+            rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
+            plain = [j for j in rays if (r.ray_mode[j] & ~7) == 0 and (r.ray_mode[j] & 3) != 0
+                     and (t > 2 or r.ray_mode[j] & M_LEAP)]
+            captures = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP)) for j in plain if r.ray_mode[j] & M_CAPTURE]
+            quiets = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP)) for j in plain if r.ray_mode[j] & M_QUIET]
+            nrun = fill_runs(&r.cap_runs[t], r.run_step, nrun, captures)
+            nrun = fill_runs(&r.quiet_runs[t], r.run_step, nrun, quiets)
+            if t <= 2:
+                for j in plain:
+                    r.pawn_ray[npawn] = j
+                    npawn += 1
+                    colour = t - 1
+                    for row in range(r.height):
+                        if row + (r.ray_step[j] + 8) // 16 == r.promo_row[colour]:
+                            r.promo_near[t] |= 1 << row
+            odd = [j for j in rays if j not in plain]
+            for tactical in (True, False):
+                for j in odd:
+                    if self._may_be_tactical(t, j) == tactical:
+                        r.odd_ray[nodd] = j
+                        nodd += 1
+                if tactical:
+                    r.odd_split[t] = nodd
+        r.pawn_first[MAX_TYPES] = npawn
+        r.odd_first[MAX_TYPES] = nodd
+        for side in range(2):
+            for cell in range(256):
+                r.capturable[side][cell] = ((cell & COLOUR_MASK) == (BLACK if side == 0 else WHITE)
+                                            and r.value[cell & TYPE_MASK] >= IRON)
+
+    cdef bint _may_be_tactical(self, int t, int j):
+        """Can ray j of type t give a capture or a promotion?  Not castling, nor a pawn's
+        non-capturing initial push that cannot reach the promotion row from any row
+        the walker lets it start from (its own start row, or the 3rd rank)."""
+        cdef Rules* r = &self.rules
+        cdef int mode = r.ray_mode[j], low = mode & 15, toggle = (mode >> 4) & 15
+        cdef int colour, rise, reach, row
+        if low != 4:
+            return True
+        if t > 2:
+            return (mode & 0xC0) != 0
+        if (low | (low ^ toggle)) & M_CAPTURE:
+            return True
+        colour = t - 1
+        if r.promo_row[colour] < 0:
+            return False
+        rise = abs((r.ray_step[j] + 8) // 16)       # ranks per step (files are -8..7)
+        reach = 3 * rise                            # a push has at most three steps
+        for row in (r.pawn_row[colour], r.height - 3 if colour == 0 else 2):
+            if abs(r.promo_row[colour] - row) <= reach:
+                return True
+        return False
 
     cdef _build_attack_tables(self):
         cdef Rules* r = &self.rules

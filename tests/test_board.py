@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from conftest import board_of
+from perft_data import chess_cases, variant_cases
 
 PLAYOUT_PLIES = 60
 
@@ -72,29 +73,46 @@ def move_class(board, m, first_choice):
     return takes, main_promo, promo != 0 and not main_promo
 
 
-def test_captures_and_quiets_split_all_moves(ours):
+def assert_moves_split(board, label):
     """The search generates captures first and the quiet moves later: together they
     must be exactly the full move list, the captures list holding the captures and
     the promotions to the first choice, the quiets list everything else (under-promotions
     with or without capture included)."""
+    first_choice = board.variant.promotion_choices(board.side_to_move)[:1]
+    captures = board.generated_moves("captures")
+    quiets = board.generated_moves("quiets")
+    assert sorted(captures + quiets) == sorted(board.generated_moves("all")), label
+    for m in captures:
+        takes, main_promo, _ = move_class(board, m, first_choice)
+        assert takes or main_promo, (label, board.move_text(m))
+    for m in quiets:
+        takes, main_promo, under_promo = move_class(board, m, first_choice)
+        assert under_promo or not (takes or main_promo), (label, board.move_text(m))
+
+
+def test_captures_and_quiets_split_all_moves(ours):
+    """assert_moves_split along random games of every variant."""
     rng = random.Random(20261123)
     for name in all_variants(ours):
         board = board_of(ours, name)
         for _ in range(40):
-            first_choice = board.variant.promotion_choices(board.side_to_move)[:1]
-            captures = board.generated_moves("captures")
-            quiets = board.generated_moves("quiets")
-            assert sorted(captures + quiets) == sorted(board.generated_moves("all")), name
-            for m in captures:
-                takes, main_promo, _ = move_class(board, m, first_choice)
-                assert takes or main_promo, (name, board.move_text(m))
-            for m in quiets:
-                takes, main_promo, under_promo = move_class(board, m, first_choice)
-                assert under_promo or not (takes or main_promo), (name, board.move_text(m))
+            assert_moves_split(board, name)
             moves = board.legal_moves()
             if not moves:
                 break
             board.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("case", chess_cases() + variant_cases(), ids=lambda c: f"{c.variant}-{c.name}")
+def test_captures_and_quiets_split_in_reference_positions(ours, case):
+    """assert_moves_split in the perft reference positions (promotions, e.p., castling,
+    hoppers) and in every position one move from them."""
+    board = board_of(ours, case.variant, case.fen)
+    assert_moves_split(board, case.fen)
+    for move in board.legal_moves():
+        board.push(move)
+        assert_moves_split(board, (case.fen, board.move_text(move)))
+        board.pop()
 
 
 @pytest.mark.parametrize("ini", ["ours", "fmax"])
