@@ -24,11 +24,12 @@ cdef struct EvalInfo:
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
     int has_spares
-    int slider_rays[MAX_TYPES]  # 1 if the type has a plain sliding ray (mobility walks it)
-    # the rays mobility counts for type t: mob_step/mob_slides[mob_first[t] .. mob_first[t+1]-1]
+    # mobility of type t (none for royals and types without a sliding ray): the first
+    # step of the rays mob_step[mob_first[t] .. mob_split[t] - 1], and every square of
+    # the sliding rays mob_step[mob_split[t] .. mob_first[t + 1] - 1]
     int mob_first[MAX_TYPES + 1]
+    int mob_split[MAX_TYPES]
     int mob_step[MAX_RAYS]
-    int mob_slides[MAX_RAYS]    # the whole ray counts, not only its first step
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int mobility                # centipawns per square (0: no mobility term)

@@ -134,7 +134,6 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     for t in range(MAX_TYPES):
         e.nonpawn[t] = 0
         e.royal[t] = 0
-        e.slider_rays[t] = 0
         e.spare[t] = 0
     e.has_spares = 0
     for t in range(1, r.num_types + 1):
@@ -145,19 +144,25 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
                 e.has_spares = 1
         elif t > 2:
             e.nonpawn[t] = r.value[t]
-    for t in range(MAX_TYPES + 1):
+    for t in range(MAX_TYPES):
+        # mobility counts for non-royal types with a sliding ray: one step of every
+        # other ray (leapers, hoppers, bent rays), then the whole sliding rays
         e.mob_first[t] = n
-        if not 1 <= t <= r.num_types:
-            continue
-        for k in range(r.first_ray[t], r.first_ray[t + 1]):
-            mode = r.ray_mode[k]
-            if not (mode & (M_CAPTURE | M_QUIET)):
-                continue
+        rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
+        counted = [k for k in rays if r.ray_mode[k] & (M_CAPTURE | M_QUIET)]
+        slides = [k for k in counted
+                  if not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0]
+        if not slides or e.royal[t]:
+            counted = slides = []
+        for k in counted:
+            if k not in slides:
+                e.mob_step[n] = r.ray_step[k]
+                n += 1
+        e.mob_split[t] = n
+        for k in slides:
             e.mob_step[n] = r.ray_step[k]
-            e.mob_slides[n] = not (mode & (M_LEAP | M_HOP)) and (mode & ~0xF) == 0
-            if e.mob_slides[n]:
-                e.slider_rays[t] = 1
             n += 1
+    e.mob_first[MAX_TYPES] = n
     total = 0
     for t in variant.spec.white_setup:
         if 0 < t < MAX_TYPES:
@@ -191,28 +196,19 @@ cdef class PawnCache:
         memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
 
 
-cdef int mobility(const Position* p, const EvalInfo* e, int sq, int piece) noexcept nogil:
-    """Squares reached by the piece on sq: first step of every ray, whole sliding rays."""
-    cdef int t = piece & TYPE_MASK
-    cdef int own = piece & COLOUR_MASK
-    cdef int k, step, to, n = 0, target
-    for k in range(e.mob_first[t], e.mob_first[t + 1]):
+cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t, int own) noexcept nogil:
+    """Squares a piece of type t on sq reaches (see EvalInfo.mob_*); `own` is its colour
+    bit, which the edge cells share, so one test stops a ray at both."""
+    cdef int k, step, to, n = 0
+    for k in range(e.mob_first[t], e.mob_split[t]):
+        n += (p.sq[sq + e.mob_step[k]] & own) == 0
+    for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = e.mob_step[k]
         to = sq + step
-        target = p.sq[to]
-        if target & own:            # own piece or edge (EDGE has both colour bits)
-            continue
-        n += 1
-        if not e.mob_slides[k] or target != EMPTY:
-            continue
-        while True:
-            to += step
-            target = p.sq[to]
-            if target & own:
-                break
+        while p.sq[to] == EMPTY:
             n += 1
-            if target != EMPTY:
-                break
+            to += step
+        n += (p.sq[to] & own) == 0
     return n
 
 
@@ -289,6 +285,16 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
     return entry
 
 
+cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:
+    """Square of the last royal piece in c's piece list (-1 if none): for positions
+    with several royals, where Position.royal_sq does not say."""
+    cdef int k, found = -1
+    for k in range(p.pcount[c]):
+        if e.royal[p.sq[p.plist[c][k]] & TYPE_MASK]:
+            found = p.plist[c][k]
+    return found
+
+
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, in centipawns (see the module doc)."""
     cdef int c, k, sq, piece, t, row, f, bonus, n
@@ -317,7 +323,6 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         score[c] = 0
         npm[c] = 0
         others[c] = 0
-        royal_sq[c] = -1
         pawns[c] = p.type_count[c][1 + c]
         for t in range(3, r.num_types + 1):
             if e.nonpawn[t]:
@@ -326,16 +331,14 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     for c in range(2):
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
-    # one walk over the pieces: royal squares, mobility
     for c in range(2):
-        for k in range(p.pcount[c]):
-            sq = p.plist[c][k]
-            piece = p.sq[sq]
-            t = piece & TYPE_MASK
-            if e.royal[t]:
-                royal_sq[c] = sq
-            elif e.mobility and e.slider_rays[t]:
-                score[c] += e.mobility * mobility(p, e, sq, piece)
+        royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
+        if e.mobility:
+            n = 0
+            for k in range(p.pcount[c]):
+                sq = p.plist[c][k]
+                n += mobility(p, e, sq, p.sq[sq] & TYPE_MASK, WHITE if c == 0 else BLACK)
+            score[c] += e.mobility * n
 
     # pawn structure; passed pawns count more as the opponent's pieces go
     if pawns[0] or pawns[1]:
