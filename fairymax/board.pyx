@@ -1,9 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Board state, move generation from Fairy-Max ray tables, make/unmake and legality.
 
-One ray walker (walk_rays) serves move generation and the generic legality test, so
-the two can never disagree about how a piece moves.  Its semantics are Fairy-Max
-5.0b's: for each ray (step, mode) the piece steps repeatedly; at each square the low
+One ray walker (walk_ray) serves the generic legality test and the generation of
+every ray that is not a plain leap or slide; plain rays, nearly all in most variants,
+take short per-type loops (plain_captures, plain_quiets).  The walker's semantics are
+Fairy-Max 5.0b's: for each ray (step, mode) the piece steps repeatedly; at each square the low
 mode digit says whether it may capture (1) or move (2) there, whether the ray ends
 after this step (4, leaper) or hops over an occupied square (8); the toggle digit is
 XORed into the low digit once, after the first step (plus the delay count of the
@@ -340,7 +341,8 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
     """Walk every ray of every piece of `side`.
 
     kind GEN_ALL / GEN_CAPTURES / GEN_QUIETS: append pseudo-legal moves of that kind to
-    out, return the count.  Plain rays take the fast loops, the others walk_ray.
+    out, return the count.  Plain rays take the per-type loops (a pawn only where it
+    cannot promote or capture e.p.), the others walk_ray.
     kind GEN_ATTACKS: return 1 as soon as `side` could capture a royal in a way that
     loses the game for its owner (or cross a square the castling royal passed), else 0.
     """
