@@ -3,14 +3,14 @@
 
 One ray walker (walk_ray) serves the generic legality test and the generation of
 every ray that is not a plain leap or slide; plain rays, nearly all in most variants,
-take short per-type loops (plain_captures, plain_quiets).  The walker's semantics are
-Fairy-Max 5.0b's: for each ray (step, mode) the piece steps repeatedly; at each square the low
-mode digit says whether it may capture (1) or move (2) there, whether the ray ends
-after this step (4, leaper) or hops over an occupied square (8); the toggle digit is
-XORed into the low digit once, after the first step (plus the delay count of the
-third digit), or on hopping; the step then becomes the second step vector.  A low
-digit of exactly 4 is an initial move (pawn multi-step with e.p. rights, castling,
-e.p.-immune jumps) that only unmoved pieces have.
+take short per-type loops (plain_captures, plain_quiets).  The walker's semantics
+are Fairy-Max 5.0b's: for each ray (step, mode) the piece steps repeatedly; at each
+square the low mode digit says whether it may capture (1) or move (2) there, whether
+the ray ends after this step (4, leaper) or hops over an occupied square (8); the
+toggle digit is XORed into the low digit once, after the first step (plus the delay
+count of the third digit), or on hopping; the step then becomes the second step
+vector.  A low digit of exactly 4 is an initial move (pawn multi-step with e.p. rights,
+castling, e.p.-immune jumps) that only unmoved pieces have.
 """
 from libc.string cimport memset, memcpy
 
@@ -133,7 +133,8 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
 cdef inline int plain_captures(const Position* p, const Rules* r, int side, move_t* out, int n,
                                int frm, const StepRuns* runs) noexcept nogil:
     """Captures along the plain rays `runs` of the piece on frm.  A move is written for
-    every ray and kept only if it hits a capturable piece."""
+    every ray and kept only if it hits a capturable piece (so out needs one slot more
+    than the moves it gets)."""
     cdef const unsigned char* victim = r.capturable[side]
     cdef int j, step, to
     for j in range(runs.first, runs.slide):
