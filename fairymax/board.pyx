@@ -347,7 +347,7 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
     kind GEN_ATTACKS: return 1 as soon as `side` could capture a royal in a way that
     loses the game for its owner (or cross a square the castling royal passed), else 0.
     """
-    cdef int n = 0, k, i, j, frm, ptype
+    cdef int n = 0, k, i, j, frm, ptype, odd_end
     cdef piece_t piece
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
     for k in range(p.pcount[side]):
@@ -368,7 +368,9 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
                 n = plain_captures(p, r, side, out, n, frm, &r.cap_runs[ptype])
             if kind != GEN_CAPTURES:
                 n = plain_quiets(p, r, out, n, frm, &r.quiet_runs[ptype])
-        for i in range(r.odd_first[ptype], r.odd_split[ptype] if kind == GEN_CAPTURES else r.odd_first[ptype + 1]):
+        # the other rays; for captures only those that may give one (see Rules.odd_split)
+        odd_end = r.odd_split[ptype] if kind == GEN_CAPTURES else r.odd_first[ptype + 1]
+        for i in range(r.odd_first[ptype], odd_end):
             n = walk_ray(p, r, side, kind, out, n, scan, frm, r.odd_ray[i])
     return n
 

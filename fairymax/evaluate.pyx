@@ -196,7 +196,8 @@ cdef class PawnCache:
         memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
 
 
-cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t, int own) noexcept nogil:
+cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
+                         int own) noexcept nogil:
     """Squares a piece of type t on sq reaches (see EvalInfo.mob_*); `own` is its colour
     bit, which the edge cells share, so one test stops a ray at both."""
     cdef int k, step, to, n = 0

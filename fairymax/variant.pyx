@@ -169,8 +169,9 @@ cdef class Variant:
             rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
             plain = [j for j in rays if (r.ray_mode[j] & ~7) == 0 and (r.ray_mode[j] & 3) != 0
                      and (t > 2 or r.ray_mode[j] & M_LEAP)]
-            captures = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP)) for j in plain if r.ray_mode[j] & M_CAPTURE]
-            quiets = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP)) for j in plain if r.ray_mode[j] & M_QUIET]
+            steps = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP), r.ray_mode[j]) for j in plain]
+            captures = [(step, slides) for step, slides, mode in steps if mode & M_CAPTURE]
+            quiets = [(step, slides) for step, slides, mode in steps if mode & M_QUIET]
             nrun = fill_runs(&r.cap_runs[t], r.run_step, nrun, captures)
             nrun = fill_runs(&r.quiet_runs[t], r.run_step, nrun, quiets)
             if t <= 2:
