@@ -15,7 +15,7 @@ castling, e.p.-immune jumps) that only unmoved pieces have.
 from libc.string cimport memset, memcpy
 
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD_ROWS,
-                             MAX_PIECES, MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
+                             MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
                              BLACK, COLOUR_MASK, MOVED, EDGE, IRON, M_CAPTURE, M_QUIET, M_LEAP,
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
                              MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,

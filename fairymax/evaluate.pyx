@@ -23,9 +23,8 @@ The slow per-call terms are skipped when the incremental score is outside
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from fairymax.types cimport (key_t, score_t, NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE,
-                             COLOUR_MASK, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, STRIDE,
-                             colour_of, piece_index)
+from fairymax.types cimport (NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE, M_CAPTURE,
+                             M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
 
@@ -129,7 +128,7 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     """Derive the per-variant constants of the evaluation from its Rules and start setup."""
     cdef const Rules* r = &variant.rules
-    cdef int t, k, sq, row, file, mode, n = 0
+    cdef int t, k, sq, row, file, n = 0
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0, d
     for t in range(MAX_TYPES):
         e.nonpawn[t] = 0

@@ -9,7 +9,7 @@ king-of-the-hill and stalemate-loss flags, and the fast attack tables.
 from libc.string cimport memset
 
 from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
-                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, M_HOP, WHITE, BLACK,
+                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, WHITE, BLACK,
                              COLOUR_MASK, TYPE_MASK, IRON)
 
 cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
@@ -43,16 +43,19 @@ cdef bint _is_simple_ray(int step, int mode, int ptype):
 cdef int fill_runs(StepRuns* runs, int* steps, int n, list rays) except -1:
     """Append `rays`, (step, slides) pairs, to steps from index n as runs (leapers, then
     sliders); return the next free index."""
+    leaps = [step for step, slides in rays if not slides]
+    slides = [step for step, slides in rays if slides]
+    for i, step in enumerate(leaps + slides):
+        steps[n + i] = step
     runs.first = n
-    for slides in (False, True):
-        if slides:
-            runs.slide = n
-        for step, ray_slides in rays:
-            if ray_slides == slides:
-                steps[n] = step
-                n += 1
-    runs.end = n
-    return n
+    runs.slide = n + len(leaps)
+    runs.end = runs.slide + len(slides)
+    return runs.end
+
+
+cdef int _ranks(int step):
+    """Ranks a step moves (negative: toward rank 8); its file part is -8..7."""
+    return (step + 8) // 16
 
 
 cdef class Variant:
@@ -175,13 +178,13 @@ cdef class Variant:
             nrun = fill_runs(&r.cap_runs[t], r.run_step, nrun, captures)
             nrun = fill_runs(&r.quiet_runs[t], r.run_step, nrun, quiets)
             if t <= 2:
+                colour = t - 1
                 for j in plain:
                     r.pawn_ray[npawn] = j
                     npawn += 1
-                    colour = t - 1
-                    for row in range(r.height):
-                        if row + (r.ray_step[j] + 8) // 16 == r.promo_row[colour]:
-                            r.promo_near[t] |= 1 << row
+                    row = r.promo_row[colour] - _ranks(r.ray_step[j])
+                    if 0 <= row < r.height:
+                        r.promo_near[t] |= 1 << row
             odd = [j for j in rays if j not in plain]
             for tactical in (True, False):
                 for j in odd:
@@ -203,7 +206,7 @@ cdef class Variant:
         the walker lets it start from (its own start row, or the 3rd rank)."""
         cdef Rules* r = &self.rules
         cdef int mode = r.ray_mode[j], low = mode & 15, toggle = (mode >> 4) & 15
-        cdef int colour, rise, reach, row
+        cdef int colour, reach, row
         if low != 4:
             return True
         if t > 2:
@@ -213,8 +216,7 @@ cdef class Variant:
         colour = t - 1
         if r.promo_row[colour] < 0:
             return False
-        rise = abs((r.ray_step[j] + 8) // 16)       # ranks per step (files are -8..7)
-        reach = 3 * rise                            # a push has at most three steps
+        reach = 3 * abs(_ranks(r.ray_step[j]))      # a push has at most three steps
         for row in (r.pawn_row[colour], r.height - 3 if colour == 0 else 2):
             if abs(r.promo_row[colour] - row) <= reach:
                 return True
