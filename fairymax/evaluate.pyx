@@ -17,8 +17,10 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   against a bare royal (drive it to the edge, bring the royals together);
   a drawish-material scale (no pawns, less than a minor ahead).
 
-The slow per-call terms are skipped when the incremental score is outside
-[alpha - lazy_margin, beta + lazy_margin] (lazy evaluation).
+Lazy evaluation, in two stages: the per-call terms are skipped when the
+incremental score is outside [alpha - lazy_margin, beta + lazy_margin], and
+mobility, the slowest of them, when the score without it is outside
+[alpha - MOBILITY_MARGIN, beta + MOBILITY_MARGIN].
 """
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
@@ -40,6 +42,7 @@ cdef enum:
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
     LAZY_MARGIN = 250
+    MOBILITY_MARGIN = 80    # beyond the mobility difference of 99.9% of game positions
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -306,7 +309,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef const PawnEntry* pawn_entry
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = p.psq_score
-    cdef int total, winner, loser, dist
+    cdef int total, partial, winner, loser, dist
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
     if e.has_spares:
@@ -333,12 +336,6 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 
     for c in range(2):
         royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
-        if e.mobility:
-            n = 0
-            for k in range(p.pcount[c]):
-                sq = p.plist[c][k]
-                n += mobility(p, e, sq, p.sq[sq] & TYPE_MASK, WHITE if c == 0 else BLACK)
-            score[c] += e.mobility * n
 
     # pawn structure; passed pawns count more as the opponent's pieces go
     if pawns[0] or pawns[1]:
@@ -369,6 +366,20 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         score[c] += KING_CENTRE * e.centre[sq] * (256 - phase[1 - c]) // 256
 
     total = score[0] - score[1] + (fast if p.stm == 0 else -fast)     # White's view
+
+    # mobility, the slowest term, unless the rest decides: with pawns on both sides
+    # neither the mop-up nor the drawish scale below applies, so the score is final
+    if e.mobility:
+        if pawns[0] and pawns[1]:
+            partial = total if p.stm == 0 else -total
+            if partial + MOBILITY_MARGIN <= alpha or partial - MOBILITY_MARGIN >= beta:
+                return partial
+        for c in range(2):
+            n = 0
+            for k in range(p.pcount[c]):
+                sq = p.plist[c][k]
+                n += mobility(p, e, sq, p.sq[sq] & TYPE_MASK, WHITE if c == 0 else BLACK)
+            total += e.mobility * n if c == 0 else -e.mobility * n
 
     # mop-up against a bare royal; drawish material without pawns
     winner = 0 if total > 0 else 1
