@@ -165,6 +165,10 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             e.mob_step[n] = r.ray_step[k]
             n += 1
     e.mob_first[MAX_TYPES] = n
+    e.mobile_types = 0
+    for t in range(MAX_TYPES):
+        if e.mob_first[t + 1] > e.mob_first[t]:
+            e.mobile_types |= 1 << t
     total = 0
     for t in variant.spec.white_setup:
         if 0 < t < MAX_TYPES:
@@ -378,7 +382,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             n = 0
             for k in range(p.pcount[c]):
                 sq = p.plist[c][k]
-                n += mobility(p, e, sq, p.sq[sq] & TYPE_MASK, WHITE if c == 0 else BLACK)
+                t = p.sq[sq] & TYPE_MASK
+                if (e.mobile_types >> t) & 1:
+                    n += mobility(p, e, sq, t, WHITE if c == 0 else BLACK)
             total += e.mobility * n if c == 0 else -e.mobility * n
 
     # mop-up against a bare royal; drawish material without pawns
