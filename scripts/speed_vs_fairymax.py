@@ -3,8 +3,8 @@
 
     python scripts/speed_vs_fairymax.py [--depth 10] [--runs 3] [--variants normal,capablanca]
 
-For each variant's start position, in the same run, `--runs` times each (a fresh
-process / a fresh Searcher every time), medians reported:
+For each variant's start position, in the same run, `--runs` rounds of both engines
+(a fresh process / a fresh Searcher every time), medians reported:
 
 * time to depth: both engines search to `--depth` plies.  Fairy-Max is driven as in
   docs/fairymax.md section 5 (`new`, `variant V`, `force`, `post`, `level 0 1000 0`,
@@ -12,7 +12,8 @@ process / a fresh Searcher every time), medians reported:
   quiescence, like our depth N.
 * nodes per second, each engine's own count: Fairy-Max's from its last thinking
   line (its nodes over its centiseconds; it prints a line only when the best root move
-  changes); ours from a search given the same wall time as Fairy-Max's whole run.
+  changes); ours from a search given the same wall time as Fairy-Max's run of the
+  round; the ratio is the median of the rounds' ratios.
   The two counts differ in kind: ours counts search() calls, Fairy-Max's counts a
   node once per internal-iterative-deepening pass (fairymax.md section 5: about
   1.5 x its search() calls).  For the chess start position that section also gives
@@ -86,14 +87,24 @@ def run_ours(variant: str, depth: int | None = None, ms: float | None = None) ->
 
 
 def compare(variant: str, depth: int, runs: int) -> dict:
-    ours = [run_ours(variant, depth=depth) for _ in range(runs)]
-    theirs = [run_fairymax(depth, variant) for _ in range(runs)]
+    """Runs in rounds (ours to depth, Fairy-Max, ours for Fairy-Max's time), so that a
+    change in the machine's load hits both engines of a round alike; the nodes/s ratio
+    is the median of the rounds' ratios."""
+    ours, theirs, timed, ratios = [], [], [], []
+    for _ in range(runs):
+        ours.append(run_ours(variant, depth=depth))
+        theirs.append(run_fairymax(depth, variant))
+        timed.append(run_ours(variant, ms=theirs[-1][0] * 1000))
+        elapsed, nodes = timed[-1]
+        _, fm_nodes, fm_centis = theirs[-1]
+        if fm_centis > 0:
+            ratios.append((nodes / elapsed) / (fm_nodes / (fm_centis / 100)))
     t_ours = statistics.median(t for t, _ in ours)
     t_fm = statistics.median(t for t, _, _ in theirs)
-    timed = [run_ours(variant, ms=t_fm * 1000) for _ in range(runs)]
     nps_ours = statistics.median(n / t for t, n in timed)
     nps_fm = statistics.median(n / (c / 100) for _, n, c in theirs if c > 0)
-    row = {"variant": variant, "t_ours": t_ours, "t_fm": t_fm, "nps_ours": nps_ours, "nps_fm": nps_fm}
+    row = {"variant": variant, "t_ours": t_ours, "t_fm": t_fm, "nps_ours": nps_ours, "nps_fm": nps_fm,
+           "ratio": statistics.median(ratios)}
     if variant == "normal" and depth in FAIRYMAX_CALLS:
         row["cps_ours"] = statistics.median(n / t for t, n in ours)
         row["cps_fm"] = FAIRYMAX_CALLS[depth] / t_fm
@@ -115,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     for variant in args.variants.split(","):
         row = compare(variant, args.depth, args.runs)
         print(f"{variant:12s} {row['t_ours']:8.2f} {row['t_fm']:8.2f} {row['t_fm'] / row['t_ours']:6.1f}x "
-              f"{row['nps_ours'] / 1e6:9.2f}M {row['nps_fm'] / 1e6:9.2f}M {row['nps_ours'] / row['nps_fm']:5.2f}x",
+              f"{row['nps_ours'] / 1e6:9.2f}M {row['nps_fm'] / 1e6:9.2f}M {row['ratio']:5.2f}x",
               flush=True)
         if "cps_fm" in row:
             print(f"{'':12s} search() calls/s to depth {args.depth}: ours {row['cps_ours'] / 1e6:.2f}M, "
