@@ -42,7 +42,7 @@ cdef enum:
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
     LAZY_MARGIN = 250
-    MOBILITY_MARGIN = 80    # beyond the mobility difference of 99.9% of game positions
+    MOBILITY_MARGIN = 80    # above the mobility difference of 99.9% of positions (chess, capablanca)
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
