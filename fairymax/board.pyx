@@ -18,7 +18,7 @@ from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD
                              MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
                              BLACK, COLOUR_MASK, MOVED, EDGE, IRON, M_CAPTURE, M_QUIET, M_LEAP,
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
-                             MK_PUSH, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
+                             MK_PUSH, colour_bit, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
                              mv_gate, colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant, StepRuns
 
@@ -40,9 +40,6 @@ cdef struct AttackScan:
 
 
 # ---------------------------------------------------------------- small helpers
-
-cdef inline int colour_bit(int side) noexcept nogil:
-    return WHITE if side == 0 else BLACK
 
 cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
     """Hash of a piece on a square; whether it is unmoved counts only where that can
@@ -895,7 +892,7 @@ cdef class Board:
                     if not t or f >= r.width:
                         raise ValueError(f"bad piece '{token}' in rank {r.height - row}" if not t
                                          else f"rank {r.height - row} is too long")
-                    p.sq[square(row, f)] = (WHITE if colour == 0 else BLACK) | t | MOVED
+                    p.sq[square(row, f)] = colour_bit(colour) | t | MOVED
                     f += 1
                 else:
                     raise ValueError(f"bad character '{token}' in FEN")
@@ -920,7 +917,7 @@ cdef class Board:
             # the pawn that just moved stands one step beyond the e.p. square (straight,
             # or diagonal for Berolina pawns); without one the field is ignored
             forward = -STRIDE if p.stm == 1 else STRIDE
-            mover = BLACK if p.stm == 0 else WHITE
+            mover = colour_bit(p.stm ^ 1)
             for victim in (sq + forward, sq + forward + 1, sq + forward - 1):
                 if p.sq[victim] != EDGE and (p.sq[victim] & COLOUR_MASK) == mover \
                         and (p.sq[victim] & TYPE_MASK) <= 2:
@@ -1056,7 +1053,7 @@ cdef class Board:
         ep = self.square_name(p.ep_sq) if p.ep_sq >= 0 else "-"
         if r.gating:
             rows[len(rows) - 1] += "[" + "".join(
-                self._letter((WHITE if side == 0 else BLACK) | t) * p.hand[side][t]
+                self._letter(colour_bit(side) | t) * p.hand[side][t]
                 for side in range(2) for t in range(1, 16) if p.hand[side][t]) + "]"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[p.stm], rights or "-", ep,
                                       p.halfmove, 1 + (self.fullmove_offset + len(self.history)) // 2)

@@ -25,8 +25,8 @@ mobility, the slowest of them, when the score without it is outside
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from fairymax.types cimport (NSQ, MAX_TYPES, TYPE_MASK, WHITE, BLACK, EMPTY, EDGE, M_CAPTURE,
-                             M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, piece_index)
+from fairymax.types cimport (NSQ, MAX_TYPES, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
+                             M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, colour_bit, piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
 
@@ -331,15 +331,13 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         npm[c] = 0
         others[c] = 0
         pawns[c] = p.type_count[c][1 + c]
+        royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
         for t in range(3, r.num_types + 1):
             if e.nonpawn[t]:
                 npm[c] += p.type_count[c][t] * e.nonpawn[t]
                 others[c] += p.type_count[c][t]
     for c in range(2):
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
-
-    for c in range(2):
-        royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
 
     # pawn structure; passed pawns count more as the opponent's pieces go
     if pawns[0] or pawns[1]:
@@ -384,7 +382,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
                 sq = p.plist[c][k]
                 t = p.sq[sq] & TYPE_MASK
                 if (e.mobile_types >> t) & 1:
-                    n += mobility(p, e, sq, t, WHITE if c == 0 else BLACK)
+                    n += mobility(p, e, sq, t, colour_bit(c))
             total += e.mobility * n if c == 0 else -e.mobility * n
 
     # mop-up against a bare royal; drawish material without pawns

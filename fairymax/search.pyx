@@ -35,7 +35,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from collections import namedtuple
 
 from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
-                             WHITE, BLACK, EMPTY, EDGE, mv_from, mv_to, mv_promo, mv_kind,
+                             EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
@@ -408,7 +408,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         if hash_move:
             # cheap sanity check; the 64-bit key makes a foreign move (nearly) impossible
             piece = p.sq[mv_from(hash_move)]
-            if piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != (WHITE if p.stm == 0 else BLACK):
+            if piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != colour_bit(p.stm):
                 hash_move = 0
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0

@@ -44,6 +44,10 @@ cdef inline int colour_of(int piece) noexcept nogil:
     """0 for a white piece byte, 1 for a black one."""
     return 0 if piece & WHITE else 1
 
+cdef inline int colour_bit(int side) noexcept nogil:
+    """The colour bit of side's pieces (WHITE for 0, BLACK for 1)."""
+    return WHITE if side == 0 else BLACK
+
 cdef inline int piece_index(int piece) noexcept nogil:
     """Row of the per-piece tables (zobrist, psq, history): type, plus 16 for Black."""
     return (piece & TYPE_MASK) | ((piece & BLACK) >> 1)

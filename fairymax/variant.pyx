@@ -9,8 +9,8 @@ king-of-the-hill and stalemate-loss flags, and the fast attack tables.
 from libc.string cimport memset
 
 from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
-                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, WHITE, BLACK,
-                             COLOUR_MASK, TYPE_MASK, IRON)
+                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, COLOUR_MASK,
+                             TYPE_MASK, IRON, colour_bit)
 
 cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
     state[0] += 0x9E3779B97F4A7C15ULL
@@ -197,7 +197,7 @@ cdef class Variant:
         r.odd_first[MAX_TYPES] = nodd
         for side in range(2):
             for cell in range(256):
-                r.capturable[side][cell] = ((cell & COLOUR_MASK) == (BLACK if side == 0 else WHITE)
+                r.capturable[side][cell] = ((cell & COLOUR_MASK) == colour_bit(side ^ 1)
                                             and r.value[cell & TYPE_MASK] >= IRON)
 
     cdef bint _may_be_tactical(self, int t, int j):
