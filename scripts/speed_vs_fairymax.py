@@ -9,7 +9,7 @@ For each variant's start position (to `--depth`) and each chess position of `--f
 same run, `--runs` rounds of both engines (a fresh process / a fresh Searcher every
 time), medians reported:
 
-* time to depth: both engines search to `--depth` plies.  Fairy-Max is driven as in
+* time to depth: both engines search to the position's depth.  Fairy-Max is driven as in
   docs/fairymax.md section 5 (`new`, `variant V`, `force`, `post`, `level 0 1000 0`,
   `sd N`, `go`; time from `go` to `move`); its `sd N` is N full-width plies plus
   quiescence, like our depth N.
