@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Position on a 16-wide guarded board, move generation from ray tables, make/unmake."""
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, MAX_PIECES,
-                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MK_EP, mv_to, mv_kind)
+                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MOVED, MK_EP,
+                             mv_from, mv_to, mv_kind, piece_index)
 from fairymax.variant cimport Rules, Variant
 
 cdef struct Undo:
@@ -93,3 +94,25 @@ cdef inline int captured_type(const Position* p, move_t m) noexcept nogil:
     if mv_kind(m) == MK_EP:
         return p.sq[p.ep_victim] & TYPE_MASK
     return p.sq[mv_to(m)] & TYPE_MASK
+
+
+cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
+    """Hash of a piece on a square; whether it is unmoved counts only where that can
+    change its moves (a knight that went out and back repeats the position)."""
+    cdef key_t k = r.zobrist[piece_index(pc)][sq]
+    if not (pc & MOVED) and (r.has_initial_moves[pc & TYPE_MASK] or r.castle_corner[sq]):
+        k ^= r.zobrist_virgin[sq]
+    return k
+
+
+cdef inline key_t key_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
+    """The hash key make_move(m) will give, exact for plain moves and captures (other
+    kinds may differ): the search prefetches the child's hash bucket with it."""
+    cdef int frm = mv_from(m), to = mv_to(m)
+    cdef piece_t piece = p.sq[frm], victim = p.sq[to]
+    cdef key_t key = p.key ^ r.zobrist_side ^ piece_key(r, piece, frm) ^ piece_key(r, piece | MOVED, to)
+    if victim != EMPTY:
+        key ^= piece_key(r, victim, to)
+    if p.ep_sq >= 0:
+        key ^= r.zobrist_ep[p.ep_sq]
+    return key

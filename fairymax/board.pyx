@@ -41,14 +41,6 @@ cdef struct AttackScan:
 
 # ---------------------------------------------------------------- small helpers
 
-cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
-    """Hash of a piece on a square; whether it is unmoved counts only where that can
-    change its moves (a knight that went out and back repeats the position)."""
-    cdef key_t k = r.zobrist[piece_index(pc)][sq]
-    if not (pc & MOVED) and (r.has_initial_moves[pc & TYPE_MASK] or r.castle_corner[sq]):
-        k ^= r.zobrist_virgin[sq]
-    return k
-
 cdef inline key_t pawn_part(const Rules* r, piece_t pc, int sq) noexcept nogil:
     """piece_key for pawns (types 1 and 2), else 0: what Position.pawn_key sums."""
     return piece_key(r, pc, sq) if (pc & TYPE_MASK) <= 2 else 0
@@ -1186,6 +1178,10 @@ cdef class Board:
     @property
     def key(self) -> int:
         return self.pos.key
+
+    def key_after(self, int m) -> int:
+        """The key the search predicts for push(m), to prefetch the hash bucket with."""
+        return key_after(&self.pos, self.rules, m)
 
     def in_check(self) -> bool:
         return in_check(&self.pos, self.rules)

@@ -38,7 +38,7 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
                              EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
-from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
+from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move, key_after,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
                              captured_type, repetitions, attacked, hill_reached)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
@@ -484,6 +484,10 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     if static_eval + FUTILITY_MARGIN > best:
                         best = static_eval + FUTILITY_MARGIN
                     m = 0
+                if m:
+                    # start loading the child's bucket now: make_move's time is
+                    # added to the time the bucket has to arrive before the probe
+                    tt_prefetch(s.tt, key_after(p, r, m))
                 if m and make_move(p, r, m):
                     legal += 1
                     new_depth = it - 1

@@ -63,6 +63,31 @@ def test_random_playouts_restore_everything(ini, request):
             assert snapshot(board) == start, name
 
 
+def test_key_after_predicts_plain_moves(ours):
+    """The search prefetches a child's hash bucket with Board.key_after before it makes
+    the move: along random games of every variant, the prediction must be the key that
+    push gives for every plain move or capture (packed kind 0, no promotion or gating;
+    layout in fairymax/types.pxd)."""
+    rng = random.Random(20261124)
+    plain_moves = 0
+    for name in all_variants(ours):
+        board = board_of(ours, name)
+        for _ in range(40):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            for m in moves:
+                if (m >> 18) & 0xF or (m >> 22) & 3 or m >> 28:
+                    continue
+                predicted, text = board.key_after(m), board.move_text(m)
+                board.push(m)
+                assert board.key == predicted, (name, text)
+                board.pop()
+                plain_moves += 1
+            board.push(rng.choice(moves))
+    assert plain_moves > 10000
+
+
 def move_class(board, m, first_choice):
     """(captures, promotes to the first choice or where there is no choice, under-promotes)
     for packed move m (layout in fairymax/types.pxd: to bits 9-17, promotion 18-21,
