@@ -25,6 +25,7 @@ cdef struct Position:
     int pcount[2]
     int pindex[NSQ]             # slot of the piece on a square in its list
     int type_count[2][16]       # pieces of each type per colour
+    int types_present[2]        # bit t set: the colour has a piece of type t
     int hand[2][16]             # pieces in hand per colour and type (gating)
     int stm                     # side to move: 0 white, 1 black
     int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)

@@ -386,8 +386,10 @@ cdef bint castling_possible(const Position* p, const Rules* r, int frm, int firs
 
 
 cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
-    """Can a piece of by_side capture on sq?  Only for variants with simple_attacks."""
-    cdef int own = colour_bit(by_side), i, d, s
+    """Can a piece of by_side capture on sq?  Only for variants with simple_attacks.
+    A line is walked only if by_side still has a type that slides along it, so endings
+    do not walk the long empty lines of sliders that are gone."""
+    cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s
     cdef piece_t cell
     for i in range(r.num_attack_dirs):
         d = r.attack_step[i]
@@ -397,7 +399,7 @@ cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexc
             if ((r.attack_leapers[i] | r.attack_sliders[i]) >> (cell & TYPE_MASK)) & 1:
                 return True
             continue
-        if cell == EMPTY and r.attack_sliders[i]:
+        if cell == EMPTY and r.attack_sliders[i] & present:
             s -= d
             cell = p.sq[s]
             while cell == EMPTY:
@@ -525,6 +527,12 @@ cdef inline void relocate(Position* p, int side, int frm, int to) noexcept nogil
     p.pindex[to] = idx
 
 
+cdef inline void count_type(Position* p, int side, int t, int delta) noexcept nogil:
+    """Add delta to side's count of type t, keeping its bit in types_present."""
+    p.type_count[side][t] += delta
+    p.types_present[side] = (p.types_present[side] & ~(1 << t)) | ((p.type_count[side][t] != 0) << t)
+
+
 cdef inline void save_state(const Position* p, Undo* u) noexcept nogil:
     """Keep what a move changes but cannot recompute when it is taken back."""
     u.ep_sq = p.ep_sq
@@ -574,13 +582,13 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         psq -= piece_psq(r, victim, capsq)
         u.capture_index = p.pindex[capsq]
         remove_from_list(p, opp, capsq)
-        p.type_count[opp][victim & TYPE_MASK] -= 1
+        count_type(p, opp, victim & TYPE_MASK, -1)
         p.sq[capsq] = EMPTY
     moved_piece = piece | MOVED
     if promo:
         moved_piece = (piece & ~TYPE_MASK) | MOVED | promo
-        p.type_count[side][piece & TYPE_MASK] -= 1
-        p.type_count[side][promo] += 1
+        count_type(p, side, piece & TYPE_MASK, -1)
+        count_type(p, side, promo, 1)
     key ^= piece_key(r, piece, frm) ^ piece_key(r, moved_piece, to)
     p.pawn_key ^= pawn_part(r, piece, frm) ^ pawn_part(r, moved_piece, to)
     psq += piece_psq(r, moved_piece, to) - piece_psq(r, piece, frm)
@@ -604,7 +612,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.pindex[frm] = p.pcount[side]
         p.plist[side][p.pcount[side]] = frm
         p.pcount[side] += 1
-        p.type_count[side][gated & TYPE_MASK] += 1
+        count_type(p, side, gated & TYPE_MASK, 1)
         p.hand[side][gated & TYPE_MASK] -= 1
         key ^= piece_key(r, gated, frm) ^ r.zobrist_hand[side][gated & TYPE_MASK]
         psq += piece_psq(r, gated, frm)
@@ -643,7 +651,7 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     if mv_gate(m):
         gated = p.sq[frm]
         remove_from_list(p, side, frm)
-        p.type_count[side][gated & TYPE_MASK] -= 1
+        count_type(p, side, gated & TYPE_MASK, -1)
         p.hand[side][gated & TYPE_MASK] += 1
     if mv_kind(m) == MK_CASTLE:
         step = CASTLE_STEP[mv_detail(m)]
@@ -656,12 +664,12 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     p.sq[frm] = u.moved
     relocate(p, side, to, frm)
     if promo:
-        p.type_count[side][promo] -= 1
-        p.type_count[side][u.moved & TYPE_MASK] += 1
+        count_type(p, side, promo, -1)
+        count_type(p, side, u.moved & TYPE_MASK, 1)
     if u.captured:
         p.sq[u.capture_sq] = u.captured
         restore_to_list(p, opp, u.capture_sq, u.capture_index)
-        p.type_count[opp][u.captured & TYPE_MASK] += 1
+        count_type(p, opp, u.captured & TYPE_MASK, 1)
         if r.value[u.captured & TYPE_MASK] < 0:
             recompute_royal(p, r, opp)
     if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
@@ -789,6 +797,7 @@ cdef class Board:
         cdef piece_t pc
         p.pcount[0] = p.pcount[1] = 0
         memset(p.type_count, 0, sizeof(p.type_count))
+        p.types_present[0] = p.types_present[1] = 0
         p.key = r.zobrist_side if p.stm else 0
         p.pawn_key = 0
         p.psq_score = 0
@@ -800,7 +809,7 @@ cdef class Board:
             p.pindex[sq] = p.pcount[side]
             p.plist[side][p.pcount[side]] = sq
             p.pcount[side] += 1
-            p.type_count[side][pc & TYPE_MASK] += 1
+            count_type(p, side, pc & TYPE_MASK, 1)
             p.key ^= piece_key(r, pc, sq)
             p.pawn_key ^= pawn_part(r, pc, sq)
             p.psq_score += piece_psq(r, pc, sq)
@@ -1259,6 +1268,7 @@ cdef class Board:
         for side in range(2):
             for k in range(16):
                 assert counts[side][k] == p.type_count[side][k], "type counts"
+                assert bool(counts[side][k]) == bool(p.types_present[side] >> k & 1), "types present"
         assert key == p.key, "hash key differs from a recount"
         assert pawn_key == p.pawn_key, "pawn key differs from a recount"
         assert psq == p.psq_score, "piece-square score differs from a recount"
