@@ -15,8 +15,9 @@ time), medians reported:
   quiescence, like our depth N.
 * nodes per second, each engine's own count: Fairy-Max's from its last thinking
   line (its nodes over its centiseconds; it prints a line only when the best root move
-  changes); ours from a search given the same wall time as Fairy-Max's run of the
-  round; the ratio is the median of the rounds' ratios.
+  changes), so it covers the search from its start to that line; ours from a search
+  of the same span (Fairy-Max's centiseconds of that line) in the same round; the
+  ratio is the median of the rounds' ratios.
   The two counts differ in kind: ours counts search() calls, Fairy-Max's counts a
   node once per internal-iterative-deepening pass (fairymax.md section 5: about
   1.5 x its search() calls).  For the chess start position that section also gives
@@ -125,23 +126,23 @@ def run_ours(variant: str, fen: str | None = None, depth: int | None = None,
 
 
 def compare(variant: str, fen: str | None, depth: int, runs: int) -> dict:
-    """Runs in rounds (ours to depth, Fairy-Max, ours for Fairy-Max's time), so that a
-    change in the machine's load hits both engines of a round alike; the nodes/s ratio
-    is the median of the rounds' ratios."""
+    """Runs in rounds (ours to depth, Fairy-Max, ours for the span of Fairy-Max's
+    last thinking line), so that a change in the machine's load hits both engines of a
+    round alike; the nodes/s ratio is the median of the rounds' ratios."""
     ours, theirs, timed, ratios = [], [], [], []
     for _ in range(runs):
         ours.append(run_ours(variant, fen, depth=depth))
         theirs.append(run_fairymax(depth, variant, fen))
-        timed.append(run_ours(variant, fen, ms=theirs[-1][0] * 1000))
-        elapsed, nodes = timed[-1]
         _, fm_nodes, fm_centis = theirs[-1]
         if fm_centis > 0:      # Fairy-Max printed a line after its first centisecond
+            timed.append(run_ours(variant, fen, ms=fm_centis * 10))
+            elapsed, nodes = timed[-1]
             ratios.append((nodes / elapsed) / (fm_nodes / (fm_centis / 100)))
     t_ours = statistics.median(t for t, _ in ours)
     t_fm = statistics.median(t for t, _, _ in theirs)
-    nps_ours = statistics.median(n / t for t, n in timed)
     if not ratios:
         raise SystemExit(f"Fairy-Max's thinking lines all came at 0 cs: search deeper than {depth}")
+    nps_ours = statistics.median(n / t for t, n in timed)
     nps_fm = statistics.median(n / (c / 100) for _, n, c in theirs if c > 0)
     row = {"t_ours": t_ours, "t_fm": t_fm, "nps_ours": nps_ours, "nps_fm": nps_fm,
            "ratio": statistics.median(ratios)}
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     print(f"medians of {args.runs} runs; nodes/s: each engine's own count, "
-          f"ours over the same wall time as Fairy-Max's run")
+          f"ours over the span of Fairy-Max's last thinking line")
     print(f"{'position':12s} {'depth':>5s} {'ours s':>8s} {'F-M s':>8s} {'sooner':>7s} "
           f"{'ours n/s':>10s} {'F-M n/s':>10s} {'ratio':>6s}")
     positions = [(variant, variant, None, args.depth) for variant in args.variants.split(",") if variant]
