@@ -38,9 +38,9 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
                              EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
-from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move, key_after,
+from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
-                             captured_type, repetitions, attacked, hill_reached)
+                             captured_type, repetitions, attacked, hill_reached, key_after)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport EvalInfo, PawnCache, eval_info_init, evaluate, psq_total
@@ -346,7 +346,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
 
-    # 1. node count and polling (the hash bucket loads meanwhile)
+    # 1. node count and polling (the hash bucket loads meanwhile; the parent has
+    # asked for it already unless this node follows a null move or a special move)
     tt_prefetch(s.tt, p.key)
     s.nodes += 1
     if s.nodes >= s.next_poll:
