@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 FAIRYMAX = "/usr/games/fairymax"
 # chess test positions, White to move, each with the depth that Fairy-Max reaches in
-# 5-15 s here: Kiwipete (Maverick's perft suite), a closed Queen's Gambit, a queenless
+# 4-15 s here: Kiwipete (Maverick's perft suite), a closed Queen's Gambit, a queenless
 # middle game, a pawn ending
 FENS = {
     "kiwipete": ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 10),

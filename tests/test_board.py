@@ -63,11 +63,16 @@ def test_random_playouts_restore_everything(ini, request):
             assert snapshot(board) == start, name
 
 
+def unpack(m):
+    """(to, promotion, kind, gating) of packed move m (layout in fairymax/types.pxd: to
+    bits 9-17, promotion 18-21, kind 22-23 where 1 is e.p., gating 28-29)."""
+    return (m >> 9) & 0x1FF, (m >> 18) & 0xF, (m >> 22) & 3, (m >> 28) & 3
+
+
 def test_key_after_predicts_plain_moves(ours):
     """The search prefetches a child's hash bucket with Board.key_after before it makes
     the move: along random games of every variant, the prediction must be the key that
-    push gives for every plain move or capture (packed kind 0, no promotion or gating;
-    layout in fairymax/types.pxd)."""
+    push gives for every plain move or capture (kind 0, no promotion or gating)."""
     rng = random.Random(20261124)
     plain_moves = 0
     for name in all_variants(ours):
@@ -77,7 +82,8 @@ def test_key_after_predicts_plain_moves(ours):
             if not moves:
                 break
             for m in moves:
-                if (m >> 18) & 0xF or (m >> 22) & 3 or m >> 28:
+                _, promo, kind, gate = unpack(m)
+                if promo or kind or gate:
                     continue
                 predicted, text = board.key_after(m), board.move_text(m)
                 board.push(m)
@@ -90,9 +96,8 @@ def test_key_after_predicts_plain_moves(ours):
 
 def move_class(board, m, first_choice):
     """(captures, promotes to the first choice or where there is no choice, under-promotes)
-    for packed move m (layout in fairymax/types.pxd: to bits 9-17, promotion 18-21,
-    kind 22-23 where 1 is e.p.)."""
-    to, promo, kind = (m >> 9) & 0x1FF, (m >> 18) & 0xF, (m >> 22) & 3
+    for packed move m."""
+    to, promo, kind, _ = unpack(m)
     takes = kind == 1 or board.piece_at(board.square_name(to)) is not None
     main_promo = promo != 0 and (not first_choice or [promo] == first_choice)
     return takes, main_promo, promo != 0 and not main_promo
