@@ -31,6 +31,7 @@ cdef struct EvalInfo:
     int mob_split[MAX_TYPES]
     int mob_step[MAX_RAYS]
     int mobile_types            # bit t set: type t has a mobility term
+    int nonpawn_types           # bit t set: nonpawn[t] != 0
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int mobility                # centipawns per square (0: no mobility term)

@@ -52,6 +52,9 @@ cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
 
 
+cdef extern from *:
+    int lowest_bit "__builtin_ctz"(unsigned int x) noexcept nogil
+
 cdef inline int iabs(int x) noexcept nogil:
     return -x if x < 0 else x
 
@@ -166,6 +169,10 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             n += 1
     e.mob_first[MAX_TYPES] = n
     e.mobile_types = 0
+    e.nonpawn_types = 0
+    for t in range(MAX_TYPES):
+        if e.nonpawn[t]:
+            e.nonpawn_types |= 1 << t
     for t in range(MAX_TYPES):
         if e.mob_first[t + 1] > e.mob_first[t]:
             e.mobile_types |= 1 << t
@@ -313,7 +320,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef const PawnEntry* pawn_entry
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = p.psq_score
-    cdef int total, partial, winner, loser, dist
+    cdef int total, partial, winner, loser, dist, present
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
     if e.has_spares:
@@ -332,10 +339,12 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         others[c] = 0
         pawns[c] = p.type_count[c][1 + c]
         royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
-        for t in range(3, r.num_types + 1):
-            if e.nonpawn[t]:
-                npm[c] += p.type_count[c][t] * e.nonpawn[t]
-                others[c] += p.type_count[c][t]
+        present = p.types_present[c] & e.nonpawn_types
+        while present:
+            t = lowest_bit(present)
+            present &= present - 1
+            npm[c] += p.type_count[c][t] * e.nonpawn[t]
+            others[c] += p.type_count[c][t]
     for c in range(2):
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
@@ -377,6 +386,8 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             if partial + MOBILITY_MARGIN <= alpha or partial - MOBILITY_MARGIN >= beta:
                 return partial
         for c in range(2):
+            if not (p.types_present[c] & e.mobile_types):
+                continue
             n = 0
             for k in range(p.pcount[c]):
                 sq = p.plist[c][k]
