@@ -357,8 +357,14 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
                 n = plain_captures(p, r, side, out, n, frm, &r.cap_runs[ptype])
             if kind != GEN_CAPTURES:
                 n = plain_quiets(p, r, out, n, frm, &r.quiet_runs[ptype])
-        # the other rays; for captures only those that may give one (see Rules.odd_split)
-        odd_end = r.odd_split[ptype] if kind == GEN_CAPTURES else r.odd_first[ptype + 1]
+        # the other rays; for captures only those that may give one, for a piece that
+        # has moved no first moves (see Rules.odd_split)
+        if kind == GEN_CAPTURES:
+            odd_end = r.odd_split[ptype]
+        elif piece & MOVED:
+            odd_end = r.odd_moved_end[ptype]
+        else:
+            odd_end = r.odd_first[ptype + 1]
         for i in range(r.odd_first[ptype], odd_end):
             n = walk_ray(p, r, side, kind, out, n, scan, frm, r.odd_ray[i])
     return n
@@ -387,11 +393,14 @@ cdef bint castling_possible(const Position* p, const Rules* r, int frm, int firs
 
 cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
     """Can a piece of by_side capture on sq?  Only for variants with simple_attacks.
-    A line is walked only if by_side still has a type that slides along it, so endings
-    do not walk the long empty lines of sliders that are gone."""
+    A line is walked only if by_side still has a type that slides along it, and the
+    directions that only other pieces attack from are skipped when those are all gone,
+    so endings do not test the squares of knights or walk the lines of sliders that
+    have left the board."""
     cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s
+    cdef int ndirs = r.num_attack_dirs if present & r.late_attack_types else r.royal_attack_dirs
     cdef piece_t cell
-    for i in range(r.num_attack_dirs):
+    for i in range(ndirs):
         d = r.attack_step[i]
         s = sq - d
         cell = p.sq[s]

@@ -24,7 +24,8 @@ cdef struct Rules:
     # ray are the bits of promo_near[t].  Every other ray (initial moves, hoppers,
     # bent and range-limited rays) is in odd_ray[odd_first[t] .. odd_first[t + 1] - 1],
     # for the generic walker; those from odd_split[t] on give neither a capture nor a
-    # promotion.
+    # promotion, and those from odd_moved_end[t] on are first moves (castling, a
+    # pawn's double push), which a piece that has moved skips.
     StepRuns cap_runs[MAX_TYPES]
     StepRuns quiet_runs[MAX_TYPES]
     int run_step[2 * MAX_RAYS]
@@ -33,6 +34,7 @@ cdef struct Rules:
     int promo_near[3]
     int odd_first[MAX_TYPES + 1]
     int odd_split[MAX_TYPES]
+    int odd_moved_end[MAX_TYPES]
     int odd_ray[MAX_RAYS]
     unsigned char capturable[2][256]   # [side][cell]: an enemy piece side may capture
     int value[MAX_TYPES]       # Fairy-Max value: centipawns, negative = royal
@@ -55,8 +57,12 @@ cdef struct Rules:
     key_t zobrist_hand[2][MAX_TYPES]
     int simple_attacks         # every capture ray is a plain leaper or slider
     # for simple_attacks: a square is attacked from direction attack_step[i] by a
-    # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t
+    # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t;
+    # the first royal_attack_dirs directions are those a royal attacks from, the
+    # others only have attackers of the types in late_attack_types
     int num_attack_dirs
+    int royal_attack_dirs
+    int late_attack_types
     int attack_step[MAX_RAYS]
     int attack_leapers[MAX_RAYS]
     int attack_sliders[MAX_RAYS]
@@ -79,5 +85,6 @@ cdef class Variant:
     cdef Rules rules
     cdef readonly object spec  # the loader's VariantSpec
     cdef _sort_rays(self)
+    cdef bint _first_move_only(self, int t, int j)
     cdef bint _may_be_tactical(self, int t, int j)
     cdef _build_attack_tables(self)

@@ -186,19 +186,26 @@ cdef class Variant:
                     if 0 <= row < r.height:
                         r.promo_near[t] |= 1 << row
             odd = [j for j in rays if j not in plain]
-            for tactical in (True, False):
-                for j in odd:
-                    if self._may_be_tactical(t, j) == tactical:
-                        r.odd_ray[nodd] = j
-                        nodd += 1
-                if tactical:
-                    r.odd_split[t] = nodd
+            tactical = [j for j in odd if self._may_be_tactical(t, j)]
+            quiet = [j for j in odd if j not in tactical]
+            first_moves = [j for j in quiet if self._first_move_only(t, j)]
+            for j in tactical + [j for j in quiet if j not in first_moves] + first_moves:
+                r.odd_ray[nodd] = j
+                nodd += 1
+            r.odd_split[t] = r.odd_first[t] + len(tactical)
+            r.odd_moved_end[t] = nodd - len(first_moves)
         r.pawn_first[MAX_TYPES] = npawn
         r.odd_first[MAX_TYPES] = nodd
         for side in range(2):
             for cell in range(256):
                 r.capturable[side][cell] = ((cell & COLOUR_MASK) == colour_bit(side ^ 1)
                                             and r.value[cell & TYPE_MASK] >= IRON)
+
+    cdef bint _first_move_only(self, int t, int j):
+        """Does ray j of type t move only a piece that has not moved yet?  Initial-move
+        rays do, except a C24 pawn's push, which a moved pawn keeps on its 3rd rank."""
+        cdef int mode = self.rules.ray_mode[j]
+        return (mode & 15) == 4 and ((mode >> 10) & 3) <= t
 
     cdef bint _may_be_tactical(self, int t, int j):
         """Can ray j of type t give a capture or a promotion?  Not castling, nor a pawn's
@@ -252,10 +259,20 @@ cdef class Variant:
             raise ValueError(f"{self.spec.name}: {r.width} files leave no room for a sideways leap of {max_lateral}")
         r.simple_attacks = simple and not r.hill
         r.may_duplicate = bent
-        for i, (step, (leapers, sliders)) in enumerate(sorted(directions.items())):
+        # the directions a royal attacks from come first: the others are left out
+        # when none of their attackers is on the board (attacked())
+        royals = sum(1 << t for t in range(1, r.num_types + 1) if r.value[t] < 0)
+        ordered = sorted(directions.items(), key=lambda d: (not (d[1][0] | d[1][1]) & royals, d[0]))
+        r.royal_attack_dirs = 0
+        r.late_attack_types = 0
+        for i, (step, (leapers, sliders)) in enumerate(ordered):
             r.attack_step[i] = step
             r.attack_leapers[i] = leapers
             r.attack_sliders[i] = sliders
+            if (leapers | sliders) & royals:
+                r.royal_attack_dirs = i + 1
+            else:
+                r.late_attack_types |= leapers | sliders
         r.num_attack_dirs = len(directions)
         r.queen_lines_only = all(s in (1, -1, 16, -16, 15, -15, 17, -17)
                                  for s, (_, sliders) in directions.items() if sliders)
