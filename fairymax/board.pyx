@@ -27,6 +27,7 @@ import re
 cdef enum:
     GEN_ATTACKS = 3      # walk_rays only: does a royal capture exist?
     HISTORY_RESERVE = 256    # undo slots kept free for the search
+    DOUBLE_PUSH = 0x24       # ray mode of a pawn's blockable first-move double step
 
 # castling step, by the detail code stored in a castling move
 cdef int CASTLE_STEP[4]
@@ -227,6 +228,17 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
     cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
     cdef int victim_type, first
     cdef bint moved_push, stop, platform
+    if mode == DOUBLE_PUSH and ptype <= 2 and kind != GEN_ATTACKS:
+        # a pawn's double push, the common odd ray, without the generic walk below
+        # unless it lands on the promotion row
+        to = frm + 2 * step
+        if not virgin or p.sq[frm + step] != EMPTY or p.sq[to] != EMPTY:
+            return n
+        if r.sq_row[to] != r.promo_row[ptype - 1]:
+            if kind != GEN_CAPTURES:
+                out[n] = mv_pack(frm, to, 0, MK_PUSH, 2)
+                n += 1
+            return n
     to = frm
     delay = (mode >> 10) & 3
     moved_push = False
