@@ -26,6 +26,8 @@ cdef struct Position:
     int pindex[NSQ]             # slot of the piece on a square in its list
     int type_count[2][16]       # pieces of each type per colour
     int types_present[2]        # bit t set: the colour has a piece of type t
+    int piece_count[2]          # pieces other than pawns and royals (worth more than 0)
+    int piece_material[2]       # their summed values
     int hand[2][16]             # pieces in hand per colour and type (gating)
     int stm                     # side to move: 0 white, 1 black
     int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)

@@ -548,9 +548,13 @@ cdef inline void relocate(Position* p, int side, int frm, int to) noexcept nogil
     p.pindex[to] = idx
 
 
-cdef inline void count_type(Position* p, int side, int t, int delta) noexcept nogil:
-    """Add delta to side's count of type t, keeping its bit in types_present."""
+cdef inline void count_type(Position* p, const Rules* r, int side, int t, int delta) noexcept nogil:
+    """Add delta to side's count of type t, keeping its bit in types_present and, for a
+    piece other than a pawn or royal, piece_count and piece_material."""
     p.type_count[side][t] += delta
+    if t > 2 and r.value[t] > 0:
+        p.piece_count[side] += delta
+        p.piece_material[side] += delta * r.value[t]
     p.types_present[side] = (p.types_present[side] & ~(1 << t)) | ((p.type_count[side][t] != 0) << t)
 
 
@@ -603,13 +607,13 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         psq -= piece_psq(r, victim, capsq)
         u.capture_index = p.pindex[capsq]
         remove_from_list(p, opp, capsq)
-        count_type(p, opp, victim & TYPE_MASK, -1)
+        count_type(p, r, opp, victim & TYPE_MASK, -1)
         p.sq[capsq] = EMPTY
     moved_piece = piece | MOVED
     if promo:
         moved_piece = (piece & ~TYPE_MASK) | MOVED | promo
-        count_type(p, side, piece & TYPE_MASK, -1)
-        count_type(p, side, promo, 1)
+        count_type(p, r, side, piece & TYPE_MASK, -1)
+        count_type(p, r, side, promo, 1)
     key ^= piece_key(r, piece, frm) ^ piece_key(r, moved_piece, to)
     p.pawn_key ^= pawn_part(r, piece, frm) ^ pawn_part(r, moved_piece, to)
     psq += piece_psq(r, moved_piece, to) - piece_psq(r, piece, frm)
@@ -633,7 +637,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.pindex[frm] = p.pcount[side]
         p.plist[side][p.pcount[side]] = frm
         p.pcount[side] += 1
-        count_type(p, side, gated & TYPE_MASK, 1)
+        count_type(p, r, side, gated & TYPE_MASK, 1)
         p.hand[side][gated & TYPE_MASK] -= 1
         key ^= piece_key(r, gated, frm) ^ r.zobrist_hand[side][gated & TYPE_MASK]
         psq += piece_psq(r, gated, frm)
@@ -672,7 +676,7 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     if mv_gate(m):
         gated = p.sq[frm]
         remove_from_list(p, side, frm)
-        count_type(p, side, gated & TYPE_MASK, -1)
+        count_type(p, r, side, gated & TYPE_MASK, -1)
         p.hand[side][gated & TYPE_MASK] += 1
     if mv_kind(m) == MK_CASTLE:
         step = CASTLE_STEP[mv_detail(m)]
@@ -685,12 +689,12 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     p.sq[frm] = u.moved
     relocate(p, side, to, frm)
     if promo:
-        count_type(p, side, promo, -1)
-        count_type(p, side, u.moved & TYPE_MASK, 1)
+        count_type(p, r, side, promo, -1)
+        count_type(p, r, side, u.moved & TYPE_MASK, 1)
     if u.captured:
         p.sq[u.capture_sq] = u.captured
         restore_to_list(p, opp, u.capture_sq, u.capture_index)
-        count_type(p, opp, u.captured & TYPE_MASK, 1)
+        count_type(p, r, opp, u.captured & TYPE_MASK, 1)
         if r.value[u.captured & TYPE_MASK] < 0:
             recompute_royal(p, r, opp)
     if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
@@ -819,6 +823,8 @@ cdef class Board:
         p.pcount[0] = p.pcount[1] = 0
         memset(p.type_count, 0, sizeof(p.type_count))
         p.types_present[0] = p.types_present[1] = 0
+        p.piece_count[0] = p.piece_count[1] = 0
+        p.piece_material[0] = p.piece_material[1] = 0
         p.key = r.zobrist_side if p.stm else 0
         p.pawn_key = 0
         p.psq_score = 0
@@ -830,7 +836,7 @@ cdef class Board:
             p.pindex[sq] = p.pcount[side]
             p.plist[side][p.pcount[side]] = sq
             p.pcount[side] += 1
-            count_type(p, side, pc & TYPE_MASK, 1)
+            count_type(p, r, side, pc & TYPE_MASK, 1)
             p.key ^= piece_key(r, pc, sq)
             p.pawn_key ^= pawn_part(r, pc, sq)
             p.psq_score += piece_psq(r, pc, sq)
@@ -1290,6 +1296,10 @@ cdef class Board:
             for k in range(16):
                 assert counts[side][k] == p.type_count[side][k], "type counts"
                 assert bool(counts[side][k]) == bool(p.types_present[side] >> k & 1), "types present"
+            officers = [k for k in range(3, 16) if r.value[k] > 0]
+            assert sum(counts[side][k] for k in officers) == p.piece_count[side], "piece count"
+            assert sum(counts[side][k] * r.value[k] for k in officers) == p.piece_material[side], \
+                "piece material"
         assert key == p.key, "hash key differs from a recount"
         assert pawn_key == p.pawn_key, "pawn key differs from a recount"
         assert psq == p.psq_score, "piece-square score differs from a recount"

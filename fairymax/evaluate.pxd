@@ -20,7 +20,6 @@ cdef class PawnCache:
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
-    int nonpawn[MAX_TYPES]      # value of a non-pawn, non-royal type, else 0
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
     int has_spares
@@ -31,7 +30,6 @@ cdef struct EvalInfo:
     int mob_split[MAX_TYPES]
     int mob_step[MAX_RAYS]
     int mobile_types            # bit t set: type t has a mobility term
-    int nonpawn_types           # bit t set: nonpawn[t] != 0
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int mobility                # centipawns per square (0: no mobility term)

@@ -52,9 +52,6 @@ cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
 
 
-cdef extern from *:
-    int lowest_bit "__builtin_ctz"(unsigned int x) noexcept nogil
-
 cdef inline int iabs(int x) noexcept nogil:
     return -x if x < 0 else x
 
@@ -137,7 +134,6 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     cdef int t, k, sq, row, file, n = 0
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0, d
     for t in range(MAX_TYPES):
-        e.nonpawn[t] = 0
         e.royal[t] = 0
         e.spare[t] = 0
     e.has_spares = 0
@@ -147,8 +143,6 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if r.value[t] < -2 and r.value[t] >= -665:
                 e.spare[t] = -r.value[t]
                 e.has_spares = 1
-        elif t > 2:
-            e.nonpawn[t] = r.value[t]
     for t in range(MAX_TYPES):
         # mobility counts for non-royal types with a sliding ray: one step of every
         # other ray (leapers, hoppers, bent rays), then the whole sliding rays
@@ -169,17 +163,11 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             n += 1
     e.mob_first[MAX_TYPES] = n
     e.mobile_types = 0
-    e.nonpawn_types = 0
-    for t in range(MAX_TYPES):
-        if e.nonpawn[t]:
-            e.nonpawn_types |= 1 << t
     for t in range(MAX_TYPES):
         if e.mob_first[t + 1] > e.mob_first[t]:
             e.mobile_types |= 1 << t
-    total = 0
-    for t in variant.spec.white_setup:
-        if 0 < t < MAX_TYPES:
-            total += e.nonpawn[t]
+    # what Position.piece_material counts, of one side's pieces at the start
+    total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
     for sq in range(NSQ):
         e.centre[sq] = 0
@@ -320,7 +308,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef const PawnEntry* pawn_entry
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = p.psq_score
-    cdef int total, partial, winner, loser, dist, present
+    cdef int total, partial, winner, loser, dist
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
     if e.has_spares:
@@ -335,17 +323,10 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 
     for c in range(2):
         score[c] = 0
-        npm[c] = 0
-        others[c] = 0
         pawns[c] = p.type_count[c][1 + c]
         royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
-        present = p.types_present[c] & e.nonpawn_types
-        while present:
-            t = lowest_bit(present)
-            present &= present - 1
-            npm[c] += p.type_count[c][t] * e.nonpawn[t]
-            others[c] += p.type_count[c][t]
-    for c in range(2):
+        npm[c] = p.piece_material[c]
+        others[c] = p.piece_count[c]
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
     # pawn structure; passed pawns count more as the opponent's pieces go

@@ -167,15 +167,6 @@ cdef inline int royal_count(const Position* p, const EvalInfo* e, int side) noex
     return n
 
 
-cdef inline int has_pieces(const Position* p, const EvalInfo* e, int side) noexcept nogil:
-    """Does `side` have a piece other than pawns and royals (null-move zugzwang guard)?"""
-    cdef int t
-    for t in range(3, 16):
-        if e.nonpawn[t] and p.type_count[side][t]:
-            return 1
-    return 0
-
-
 cdef int bare_rule(SearchState* s, int ply) noexcept nogil:
     """Shatranj bare-royal rule at node entry: a score, or 1 to go on searching.
 
@@ -421,7 +412,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
     # 5. null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
-            and static_eval >= beta and beta < MATE_BOUND and has_pieces(p, &s.ev, p.stm)):
+            and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] > 0):
         reduction = 3 if depth >= 6 else 2
         make_null(p, r)
         score = -search(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0)
