@@ -262,7 +262,7 @@ cdef class Variant:
         # the directions a royal attacks from come first: the others are left out
         # when none of their attackers is on the board (attacked())
         royals = sum(1 << t for t in range(1, r.num_types + 1) if r.value[t] < 0)
-        ordered = sorted(directions.items(), key=lambda d: (not (d[1][0] | d[1][1]) & royals, d[0]))
+        ordered = sorted(directions.items(), key=lambda d: (not ((d[1][0] | d[1][1]) & royals), d[0]))
         r.royal_attack_dirs = 0
         r.late_attack_types = 0
         for i, (step, (leapers, sliders)) in enumerate(ordered):
