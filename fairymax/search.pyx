@@ -15,9 +15,9 @@
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
    * moves are supplied lazily: the hash move before any generation, then captures
-     by MVV/LVA, killers, quiet moves by history (selection, so a cutoff leaves the
-     rest unsorted); a new best move floats to the front of the list for the next
-     iteration;
+     by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, quiet
+     moves by history (sorted once when reached); a new best move floats to the
+     front of the list for the next iteration;
    * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
      quiescence;
    * after every iteration the result goes to the hash table with its bound type;
@@ -63,8 +63,9 @@ cdef enum:
     STAGE_CAPTURES = 0
     STAGE_KILLER1 = 1
     STAGE_KILLER2 = 2
-    STAGE_QUIETS = 3
-    STAGE_DONE = 4
+    STAGE_SORT_QUIETS = 3
+    STAGE_QUIETS = 4
+    STAGE_DONE = 5
     FUTILITY_MARGIN = 100       # frontier: quiet moves can't lift eval more than this
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
     BAD_CAPTURE_MARGIN = 50     # attacker worth this much more than a defended victim: skipped in QS
@@ -248,6 +249,25 @@ cdef inline int find_move(const Picker* k, move_t m) noexcept nogil:
     return -1
 
 
+cdef void sort_rest(Picker* k) noexcept nogil:
+    """Sort the moves not yet picked by key, highest first, ties in list order.
+
+    The quiet moves are sorted once rather than selected one by one: a node that
+    gets to them usually searches many, and selection would scan the rest for each."""
+    cdef int i, j, key
+    cdef move_t m
+    for i in range(k.picked + 1, k.n):
+        m = k.moves[i]
+        key = k.keys[i]
+        j = i - 1
+        while j >= k.picked and k.keys[j] < key:
+            k.moves[j + 1] = k.moves[j]
+            k.keys[j + 1] = k.keys[j]
+            j -= 1
+        k.moves[j + 1] = m
+        k.keys[j + 1] = key
+
+
 cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
     """Put the next move in search order at index `picked`; return it (0: none left)."""
     cdef int j, best_j, best_key
@@ -277,14 +297,11 @@ cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
                     if k.moves[j] == target:
                         swap_in(k, j)
                         return target
+        elif k.stage == STAGE_SORT_QUIETS:
+            sort_rest(k)
+            k.stage = STAGE_QUIETS
         elif k.stage == STAGE_QUIETS:
-            best_j = k.picked
-            best_key = k.keys[best_j]
-            for j in range(k.picked + 1, k.n):
-                if k.keys[j] > best_key:
-                    best_key = k.keys[j]
-                    best_j = j
-            swap_in(k, best_j)
+            k.picked += 1
             return k.moves[k.picked - 1]
         else:
             return 0
