@@ -1,7 +1,10 @@
 """Build the fairymax package: every fairymax/*.pyx becomes a C extension.
 
 Hot modules set boundscheck/wraparound off in their own header line; cold ones keep
-Cython's safe defaults.  FAIRYMAX_DEBUG=1 builds without optimisation, with symbols.
+Cython's safe defaults.  The C code is compiled for the building machine's processor
+(-march=native: 3-4% more nodes/s here); FAIRYMAX_PORTABLE=1 leaves that out, for a
+build that is to run on other machines.  FAIRYMAX_DEBUG=1 builds without
+optimisation, with symbols.
 """
 import os
 from glob import glob
@@ -10,6 +13,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("FAIRYMAX_DEBUG") == "1"
+PORTABLE = os.environ.get("FAIRYMAX_PORTABLE") == "1"
 
 directives = {"language_level": 3}
 
@@ -17,7 +21,7 @@ extensions = [
     Extension(
         path[:-4].replace(os.sep, "."),
         [path],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"] + ([] if PORTABLE else ["-march=native"]),
     )
     for path in sorted(glob(os.path.join("fairymax", "*.pyx")))
 ]
