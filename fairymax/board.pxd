@@ -57,6 +57,7 @@ cdef void unmake_null(Position* p, const Rules* r) noexcept nogil
 cdef bint hill_reached(const Position* p, const Rules* r, int side) noexcept nogil
 cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil
 cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogil
+cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil
 cdef int repetitions(const Position* p) noexcept nogil
 cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil
 cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil
@@ -85,7 +86,7 @@ cdef inline bint in_check(Position* p, const Rules* r) noexcept nogil:
     """Could the opponent capture a royal of the side to move if it passed?  The answer
     is kept in p.checked until the position changes (make_move uses it too)."""
     if p.checked < 0:
-        p.checked = in_check_of(p, r, p.stm)
+        p.checked = check_after_move(p, r)
     return p.checked
 
 

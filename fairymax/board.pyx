@@ -488,6 +488,39 @@ cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vac
     return (cell & COLOUR_MASK) == colour_bit(by_side) and (mask >> (cell & TYPE_MASK)) & 1
 
 
+cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
+    """Is the side to move in check?  Read off the last move where the variant allows
+    (Rules.checks_from_move): the position before it was legal, so the side to move
+    was not in check then, and after a plain move or a pass only the moved piece and
+    a line through the square it left can attack its royal.  Else the full test."""
+    cdef int side = p.stm, royal = p.royal_sq[side], frm, to, drow, dfile, d
+    cdef move_t m
+    cdef piece_t piece
+    if not r.checks_from_move or royal < 0 or p.ply == 0:
+        return in_check_of(p, r, side)
+    m = p.undo[p.ply - 1].move
+    if m == 0:
+        return False                # a pass (null move)
+    if mv_kind(m) == MK_EP or mv_kind(m) == MK_CASTLE or mv_gate(m):
+        return in_check_of(p, r, side)
+    frm = mv_from(m)
+    to = mv_to(m)
+    piece = p.sq[to]
+    drow = r.sq_row[royal] - r.sq_row[to]
+    dfile = r.sq_file[royal] - r.sq_file[to]
+    if -3 <= drow <= 3 and -7 <= dfile <= 7 and (r.leaper_mask_by_step[royal - to + 64] >> (piece & TYPE_MASK)) & 1:
+        return True
+    if drow == 0 or dfile == 0 or drow == dfile or drow == -dfile:
+        d = (drow > 0) * STRIDE - (drow < 0) * STRIDE + (dfile > 0) - (dfile < 0)
+        if (r.slider_mask_by_step[d + 64] >> (piece & TYPE_MASK)) & 1:
+            to += d
+            while p.sq[to] == EMPTY:
+                to += d
+            if to == royal:
+                return True
+    return discovers_attack(p, r, royal, frm, side ^ 1)
+
+
 cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
     """Is the move just made (by the side not to move now) illegal?"""
     cdef int mover = p.stm ^ 1, frm = mv_from(m), to = mv_to(m), s, e = -1, lo, hi
@@ -1303,6 +1336,8 @@ cdef class Board:
         assert key == p.key, "hash key differs from a recount"
         assert pawn_key == p.pawn_key, "pawn key differs from a recount"
         assert psq == p.psq_score, "piece-square score differs from a recount"
+        assert check_after_move(p, r) == in_check_of(p, r, p.stm), \
+            "the check read off the last move differs from the full test"
 
     # ---- perft
     def perft(self, int depth) -> int:

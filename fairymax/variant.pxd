@@ -69,6 +69,10 @@ cdef struct Rules:
     int castles                # some piece has a castling ray
     int queen_lines_only       # every slider moves along ranks, files, diagonals
     int slider_mask_by_step[129]   # attack_sliders of step s at [s + 64]
+    int leaper_mask_by_step[129]   # attack_leapers of step s at [s + 64]
+    # simple_attacks, queen lines only and every leap within 3 ranks and 7 files:
+    # a check can be read off the last move (board.check_after_move)
+    int checks_from_move
     int may_duplicate          # generator can emit the same move twice
     int is_board[NSQ]          # 1 on playable squares
     int sq_row[NSQ]            # row (0 = top) and file of a square

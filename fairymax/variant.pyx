@@ -276,9 +276,17 @@ cdef class Variant:
         r.num_attack_dirs = len(directions)
         r.queen_lines_only = all(s in (1, -1, 16, -16, 15, -15, 17, -17)
                                  for s, (_, sliders) in directions.items() if sliders)
+        short_leaps = True
         for step, (leapers, sliders) in directions.items():
             if -64 <= step <= 64:
                 r.slider_mask_by_step[step + 64] = sliders
+            if leapers:
+                lateral = ((step + 8) & 15) - 8
+                if abs(lateral) > 7 or abs((step - lateral) // 16) > 3:
+                    short_leaps = False
+                else:
+                    r.leaper_mask_by_step[step + 64] = leapers
+        r.checks_from_move = r.simple_attacks and r.queen_lines_only and short_leaps
 
     # ---- Python-level description -------------------------------------------------
     @property
@@ -326,6 +334,7 @@ cdef class Variant:
         cdef Rules* r = &self.rules
         return {
             "simple_attacks": bool(r.simple_attacks), "may_duplicate": bool(r.may_duplicate),
+            "checks_from_move": bool(r.checks_from_move),
             "hill": bool(r.hill), "triple_ep": bool(r.triple_ep), "castles": bool(r.castles),
             "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
             "gating": bool(r.gating),

@@ -94,6 +94,33 @@ def test_key_after_predicts_plain_moves(ours):
     assert plain_moves > 10000
 
 
+@pytest.mark.parametrize("variant, fen, move, gives_check", [
+    ("normal", "4k3/8/8/5N2/8/8/8/4K3 w - - 0 1", "f5d6", True),            # knight
+    ("normal", "4k3/8/8/5N2/8/8/8/4K3 w - - 0 1", "f5h6", False),
+    ("normal", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", True),             # rook
+    ("normal", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", False),
+    ("normal", "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1", "e4d5", True),          # discovered
+    ("normal", "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1", "e4b1", True),
+    ("normal", "4k3/8/8/4N3/4B3/8/8/4R1K1 w - - 0 1", "e4d5", False),      # still blocked
+    ("normal", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", True),           # promotion
+    ("normal", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", False),
+    ("normal", "8/8/8/3k4/8/8/4P3/4K3 w - - 0 1", "e2e4", True),            # double push
+    ("normal", "8/8/8/k2Pp2R/8/8/8/4K3 w - e6 0 1", "d5e6", True),          # e.p. opens the rank
+    ("normal", "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", True),             # castling rook
+    ("capablanca", "4k5/10/10/10/10/3A6/10/4K5 w - - 0 1", "d3b5", True),   # archbishop slides
+    ("capablanca", "4k5/10/10/10/10/10/10/A3K5 w - - 0 1", "a1b3", False),
+    ("spartan", "1k4k1/8/8/8/8/8/8/4K2R w - - 0 1", "h1h8", False),         # one of two royals: no check
+])
+def test_check_read_off_the_last_move(variant, fen, move, gives_check, ours):
+    """Where the variant allows, the search reads a check off the move that was just
+    made (the moved piece and the line it left); Board.check() compares that with the
+    full test after every move of the playouts above, these cover each kind of check."""
+    board = board_of(ours, variant, fen)
+    board.push(board.parse_move(move))
+    assert board.in_check() == gives_check
+    board.check()
+
+
 def move_class(board, m, first_choice):
     """(captures, promotes to the first choice or where there is no choice, under-promotes)
     for packed move m."""
