@@ -16,7 +16,9 @@ cdef enum:
 cdef struct SearchState:
     Position* pos
     const Rules* rules
-    TTable* tt
+    TTable* tt                  # the main table (`memory` MB): full-width results
+    TTable* qtt                 # a small one that stays in the processor's cache:
+                                # quiescence results, and a copy of the others
     EvalInfo ev
     move_t* moves               # MAX_PLY * MAX_MOVES move lists (one per ply)
     int* keys                   # their ordering keys
@@ -38,6 +40,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 cdef class Searcher:
     cdef SearchState s
     cdef TT tt_owner
+    cdef TT qtt_owner
     cdef PawnCache pawn_cache
     cdef Board board            # private copy of the position being searched
     cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT

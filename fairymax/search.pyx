@@ -9,7 +9,8 @@
 3. check extension (+1 ply when in check);
 4. static evaluation where it will be needed, then the hash probe: a usable bound
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
-   deepening loop resume after its depth;
+   deepening loop resume after its depth (quiescence nodes probe a small table that
+   stays in the cache, full-width nodes the main one: see table_of);
 5. null move (non-PV, not in check, side has a piece other than pawns and royals);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
@@ -20,7 +21,7 @@
      front of the list for the next iteration;
    * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
      quiescence;
-   * after every iteration the result goes to the hash table with its bound type;
+   * after every iteration the result goes to the hash tables with its bound type;
 7. no legal move: mated (in check) or the variant's stalemate score.
 
 The root (Searcher.iterate) is a thin Python-level generator: iterative deepening,
@@ -58,6 +59,8 @@ new best move found inside an unfinished iteration."""
 
 cdef enum:
     POLL_INTERVAL = 4096
+    QS_HASH_KB = 512            # the quiescence table (SearchState.qtt): 512 KB fits
+                                # the level-2 cache of current processors
     CAP_KEY = 1 << 28           # ordering keys >= CAP_KEY: captures and promotions
     HISTORY_MAX = 1 << 20
     STAGE_CAPTURES = 0
@@ -145,6 +148,22 @@ cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+cdef inline TTable* table_of(SearchState* s, int depth) noexcept nogil:
+    """The table a node searched to `depth` probes: quiescence nodes, the great
+    majority, probe the small table, which stays in the cache, instead of waiting for
+    a bucket of the main table to come from memory."""
+    return s.qtt if depth <= 0 else s.tt
+
+
+cdef inline void store(SearchState* s, key_t key, move_t move, int score, int depth,
+                       int bound) noexcept nogil:
+    """Store a result: a full-width one in both tables (so quiescence nodes that reach
+    the position see it), a quiescence one in the small table only."""
+    if depth > 0:
+        tt_store(s.tt, key, move, score, depth, bound)
+    tt_store(s.qtt, key, move, score, depth, bound)
 
 
 cdef void poll(SearchState* s) noexcept nogil:
@@ -356,7 +375,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
     # 1. node count and polling (the hash bucket loads meanwhile; the parent has
     # asked for it already unless this node follows a null move or a special move)
-    tt_prefetch(s.tt, p.key)
+    tt_prefetch(table_of(s, depth), p.key)
     s.nodes += 1
     if s.nodes >= s.next_poll:
         poll(s)
@@ -407,7 +426,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         static_eval = evaluate(p, r, &s.ev, alpha, beta)
         if qs and static_eval >= beta:
             return static_eval
-    entry = tt_probe(s.tt, p.key)
+    entry = tt_probe(table_of(s, last), p.key)
     if entry != NULL:
         hash_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
@@ -496,7 +515,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 if m:
                     # start loading the child's bucket now: make_move's time is
                     # added to the time the bucket has to arrive before the probe
-                    tt_prefetch(s.tt, key_after(p, r, m))
+                    tt_prefetch(table_of(s, 0 if qs else it - 1), key_after(p, r, m))
                 if m and make_move(p, r, m):
                     legal += 1
                     new_depth = it - 1
@@ -566,14 +585,14 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 best = mated_in(ply)
             else:
                 best = stalemate_value(r, ply)
-            tt_store(s.tt, p.key, 0, score_to_tt(best, ply), 127, BOUND_EXACT)
+            store(s, p.key, 0, score_to_tt(best, ply), 127, BOUND_EXACT)
             return best
         bound = 0
         if best > alpha:
             bound |= BOUND_LOWER
         if best < beta:
             bound |= BOUND_UPPER
-        tt_store(s.tt, p.key, best_move, score_to_tt(best, ply), it, bound)
+        store(s, p.key, best_move, score_to_tt(best, ply), it, bound)
         it += 1
     return best
 
@@ -581,16 +600,18 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 # ---------------------------------------------------------------- root driver
 
 cdef class Searcher:
-    """Owns the hash table and search state; `iterate` runs a search on a board copy."""
+    """Owns the hash tables and search state; `iterate` runs a search on a board copy."""
 
     def __cinit__(self, size_t hash_mb=64):
         self.tt_owner = TT(hash_mb)
+        self.qtt_owner = TT(kb=QS_HASH_KB)
         self.pawn_cache = PawnCache()
         self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
         self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
         if self.s.moves == NULL or self.s.keys == NULL:
             raise MemoryError("cannot allocate move lists")
         self.s.tt = &self.tt_owner.t
+        self.s.qtt = &self.qtt_owner.t
         self.s.stop = 0
         self.features = F_DEFAULT
         self._clear_tables()
@@ -609,12 +630,13 @@ cdef class Searcher:
 
     def resize(self, size_t mb):
         """Reallocate the hash table at `mb` megabytes (contents are lost)."""
-        self.tt_owner.resize_c(mb)
+        self.tt_owner.resize_c(mb * 1024)
         self.s.tt = &self.tt_owner.t
 
     def clear(self):
-        """Forget everything learnt: hash table, killers, history (for `new` and bench)."""
+        """Forget everything learnt: hash tables, killers, history (for `new` and bench)."""
         self.tt_owner.clear()
+        self.qtt_owner.clear()
         self._clear_tables()
 
     def stop(self):
@@ -697,6 +719,8 @@ cdef class Searcher:
         s.rules = rr
         s.tt = &self.tt_owner.t
         s.tt.generation = (s.tt.generation + 1) & 63
+        s.qtt = &self.qtt_owner.t
+        s.qtt.generation = s.tt.generation
         memset(s.killers, 0, sizeof(s.killers))
         for idx in range(32):
             for depth in range(NSQ):

@@ -52,5 +52,5 @@ cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int 
 
 cdef class TT:
     cdef TTable t
-    cdef readonly size_t size_mb
-    cdef int resize_c(self, size_t mb) except -1
+    cdef readonly size_t size_kb
+    cdef int resize_c(self, size_t kb) except -1

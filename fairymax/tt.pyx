@@ -66,36 +66,41 @@ cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int 
 
 
 cdef class TT:
-    """Owner of a TTable of `mb` megabytes (rounded down to a power of two buckets)."""
+    """Owner of a TTable of `mb` megabytes, or `kb` kilobytes if given (rounded down to
+    a power of two buckets)."""
 
-    def __cinit__(self, size_t mb=64):
+    def __cinit__(self, size_t mb=64, size_t kb=0):
         self.t.entries = NULL
         self.t.mask = 0
         self.t.generation = 0
-        self.resize_c(mb)
+        self.resize_c(kb if kb else mb * 1024)
 
     def __dealloc__(self):
         free(self.t.entries)
         self.t.entries = NULL
 
-    cdef int resize_c(self, size_t mb) except -1:
-        cdef uint64_t want = (<uint64_t>max(mb, 1)) * 1024 * 1024 // (sizeof(TTEntry) * BUCKET_SIZE)
+    cdef int resize_c(self, size_t kb) except -1:
+        cdef uint64_t want = (<uint64_t>max(kb, 1)) * 1024 // (sizeof(TTEntry) * BUCKET_SIZE)
         cdef uint64_t buckets = 1
         while buckets * 2 <= want:
             buckets *= 2
         cdef TTEntry* fresh = alloc_table(buckets * BUCKET_SIZE * sizeof(TTEntry))
         if fresh == NULL:
-            raise MemoryError(f"cannot allocate a {mb} MB hash table")
+            raise MemoryError(f"cannot allocate a {kb} KB hash table")
         free(self.t.entries)
         self.t.entries = fresh
         self.t.mask = buckets - 1
         self.t.generation = 0
-        self.size_mb = max(mb, 1)
+        self.size_kb = max(kb, 1)
         return 0
 
     def resize(self, size_t mb):
         """Reallocate the table at `mb` megabytes (contents are lost)."""
-        self.resize_c(mb)
+        self.resize_c(mb * 1024)
+
+    @property
+    def size_mb(self):
+        return self.size_kb // 1024
 
     def clear(self):
         """Forget every entry."""
