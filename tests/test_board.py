@@ -113,8 +113,9 @@ def test_key_after_predicts_plain_moves(ours):
 ])
 def test_check_read_off_the_last_move(variant, fen, move, gives_check, ours):
     """Where the variant allows, the search reads a check off the move that was just
-    made (the moved piece and the line it left); Board.check() compares that with the
-    full test after every move of the playouts above, these cover each kind of check."""
+    made (the moved piece and the line it left).  Board.check() compares that with the
+    full test after every move of the random playouts; these positions cover each kind
+    of check, and the e.p., castling and two-royal cases that take the full test."""
     board = board_of(ours, variant, fen)
     board.push(board.parse_move(move))
     assert board.in_check() == gives_check
