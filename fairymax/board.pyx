@@ -466,16 +466,24 @@ cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil:
     return r.bare_king_loses and bare(p, r, p.stm ^ 1) and not bare(p, r, p.stm)
 
 
+cdef inline int queen_line_step(int drow, int dfile) noexcept nogil:
+    """The one-square step from a square toward another drow rows and dfile files away,
+    if they share a rank, file or diagonal; else 0."""
+    if drow != 0 and dfile != 0 and drow != dfile and drow != -dfile:
+        return 0
+    return (drow > 0) * STRIDE - (drow < 0) * STRIDE + (dfile > 0) - (dfile < 0)
+
+
 cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vacated,
                            int by_side) noexcept nogil:
     """Did emptying `vacated` open a slider line of by_side onto `royal`?  (For a
     position whose royal was not attacked before, in a queen-lines-only variant.)"""
-    cdef int drow = r.sq_row[vacated] - r.sq_row[royal], dfile = r.sq_file[vacated] - r.sq_file[royal]
-    cdef int d, s, mask
+    cdef int d = queen_line_step(r.sq_row[vacated] - r.sq_row[royal],
+                                 r.sq_file[vacated] - r.sq_file[royal])
+    cdef int s, mask
     cdef piece_t cell
-    if drow != 0 and dfile != 0 and drow != dfile and drow != -dfile:
+    if d == 0:
         return False
-    d = (drow > 0) * STRIDE - (drow < 0) * STRIDE + (dfile > 0) - (dfile < 0)
     mask = r.slider_mask_by_step[64 - d]
     if not mask:
         return False
@@ -510,14 +518,13 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
     dfile = r.sq_file[royal] - r.sq_file[to]
     if -3 <= drow <= 3 and -7 <= dfile <= 7 and (r.leaper_mask_by_step[royal - to + 64] >> (piece & TYPE_MASK)) & 1:
         return True
-    if drow == 0 or dfile == 0 or drow == dfile or drow == -dfile:
-        d = (drow > 0) * STRIDE - (drow < 0) * STRIDE + (dfile > 0) - (dfile < 0)
-        if (r.slider_mask_by_step[d + 64] >> (piece & TYPE_MASK)) & 1:
+    d = queen_line_step(drow, dfile)
+    if d and (r.slider_mask_by_step[d + 64] >> (piece & TYPE_MASK)) & 1:
+        to += d
+        while p.sq[to] == EMPTY:
             to += d
-            while p.sq[to] == EMPTY:
-                to += d
-            if to == royal:
-                return True
+        if to == royal:
+            return True
     return discovers_attack(p, r, royal, frm, side ^ 1)
 
 
