@@ -20,7 +20,7 @@ from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD
                              M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
                              MK_PUSH, colour_bit, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
                              mv_gate, colour_of, piece_index)
-from fairymax.variant cimport Rules, Variant, StepRuns
+from fairymax.variant cimport Rules, Variant, StepRuns, CHECK_LEAP_ROWS, CHECK_LEAP_FILES
 
 import re
 
@@ -516,7 +516,8 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
     piece = p.sq[to]
     drow = r.sq_row[royal] - r.sq_row[to]
     dfile = r.sq_file[royal] - r.sq_file[to]
-    if -3 <= drow <= 3 and -7 <= dfile <= 7 and (r.leaper_mask_by_step[royal - to + 64] >> (piece & TYPE_MASK)) & 1:
+    if (-CHECK_LEAP_ROWS <= drow <= CHECK_LEAP_ROWS and -CHECK_LEAP_FILES <= dfile <= CHECK_LEAP_FILES
+            and (r.leaper_mask_by_step[royal - to + 64] >> (piece & TYPE_MASK)) & 1):
         return True
     d = queen_line_step(drow, dfile)
     if d and (r.slider_mask_by_step[d + 64] >> (piece & TYPE_MASK)) & 1:

@@ -2,6 +2,13 @@
 """The compiled rules of one variant: C arrays read by move generation and search."""
 from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 
+cdef enum:
+    # the longest leap (rows, files) whose check board.check_after_move can read off a
+    # move, by Rules.leaper_mask_by_step; a variant with a longer one takes the full test
+    CHECK_LEAP_ROWS = 3
+    CHECK_LEAP_FILES = 7
+
+
 cdef struct StepRuns:
     # One piece type's plain rays of one kind (captures or non-captures), as steps:
     # run_step[first:slide] go one step (leapers), run_step[slide:end] slide.
@@ -70,8 +77,8 @@ cdef struct Rules:
     int queen_lines_only       # every slider moves along ranks, files, diagonals
     int slider_mask_by_step[129]   # attack_sliders of step s at [s + 64]
     int leaper_mask_by_step[129]   # attack_leapers of step s at [s + 64]
-    # simple_attacks, queen lines only and every leap within 3 ranks and 7 files:
-    # a check can be read off the last move (board.check_after_move)
+    # simple_attacks, queen lines only and every leap within CHECK_LEAP_ROWS ranks and
+    # CHECK_LEAP_FILES files: a check can be read off the last move (board.check_after_move)
     int checks_from_move
     int may_duplicate          # generator can emit the same move twice
     int is_board[NSQ]          # 1 on playable squares

@@ -282,7 +282,7 @@ cdef class Variant:
                 r.slider_mask_by_step[step + 64] = sliders
             if leapers:
                 lateral = ((step + 8) & 15) - 8
-                if abs(lateral) > 7 or abs((step - lateral) // 16) > 3:
+                if abs(lateral) > CHECK_LEAP_FILES or abs((step - lateral) // STRIDE) > CHECK_LEAP_ROWS:
                     short_leaps = False
                 else:
                     r.leaper_mask_by_step[step + 64] = leapers
