@@ -828,6 +828,37 @@ cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept n
 _MOVE_RE = re.compile(r"^([a-n])(\d{1,2})([a-n])(\d{1,2})=?([a-zA-Z]?)$")
 
 
+def winner_text(int side) -> str:
+    return "1-0" if side == 0 else "0-1"
+
+
+def colour_name(int side) -> str:
+    return "White" if side == 0 else "Black"
+
+
+EP_FIELD = re.compile(r"^[a-z]\d+$")
+
+
+def split_fen_tail(list fields):
+    """The FEN fields after the side to move -> (castling, e.p. square, [counters]).
+
+    XBoard leaves the castling field out for variants without castling and the e.p.
+    field for variants without e.p. (`w - 0 1`, `b 0 1`), so the fields are told apart
+    by their content: trailing numbers are the move counters, a square is the e.p.
+    field, anything else (KQkq, file letters, '-') comes first and is the castling field."""
+    rest = list(fields)
+    counters = []
+    while rest and len(counters) < 2 and rest[len(rest) - 1].isdigit():   # no wraparound here
+        counters.insert(0, int(rest.pop()))
+    if len(rest) > 2 or any(text.lstrip("-").isdigit() for text in rest):
+        raise ValueError(f"bad FEN fields '{' '.join(fields)}'")
+    if len(rest) == 2:
+        return rest[0], rest[1], counters
+    if rest and EP_FIELD.match(rest[0]):
+        return "-", rest[0], counters
+    return (rest[0] if rest else "-"), "-", counters
+
+
 cdef class Board:
     """A position of one variant, with the game's move history for undo and repetition."""
 
@@ -978,11 +1009,12 @@ cdef class Board:
         if side_field not in ("w", "b"):
             raise ValueError(f"bad side to move '{side_field}'")
         p.stm = 0 if side_field == "w" else 1
-        self._set_virgin(fields[2] if len(fields) > 2 else "-")
-        if len(fields) > 3 and fields[3] != "-":
-            sq = self._parse_square(fields[3])
+        castling, ep, counters = split_fen_tail(fields[2:])
+        self._set_virgin(castling)
+        if ep != "-":
+            sq = self._parse_square(ep)
             if sq < 0:
-                raise ValueError(f"bad e.p. square '{fields[3]}'")
+                raise ValueError(f"bad e.p. square '{ep}'")
             # the pawn that just moved stands one step beyond the e.p. square (straight,
             # or diagonal for Berolina pawns); without one the field is ignored
             forward = -STRIDE if p.stm == 1 else STRIDE
@@ -993,13 +1025,8 @@ cdef class Board:
                     p.ep_sq = sq
                     p.ep_victim = victim
                     break
-        try:
-            p.halfmove = int(fields[4]) if len(fields) > 4 else 0
-            fullmove = int(fields[5]) if len(fields) > 5 else 1
-        except ValueError:
-            raise ValueError("bad move counters")
-        if p.halfmove < 0 or fullmove < 0:
-            raise ValueError("bad move counters")
+        p.halfmove = counters[0] if counters else 0
+        fullmove = counters[1] if len(counters) > 1 else 1
         self._finish_setup()
         for side in range(2):
             if p.royal_sq[side] < 0 and not self._has_royal(side) and self._setup_has_royal(side):
@@ -1235,9 +1262,17 @@ cdef class Board:
         return self.history.pop()
 
     def copy(self):
-        cdef Board b = Board.__new__(Board)
-        b.variant = self.variant
-        b.rules = self.rules
+        return self.with_variant(self.variant)
+
+    def with_variant(self, Variant variant):
+        """A copy of this game bound to `variant`, which must be built from the same
+        spec (only its rule flags may differ: see Variant's rule_endings)."""
+        cdef Board b
+        if variant.spec is not self.variant.spec:
+            raise ValueError("with_variant needs a variant built from the same spec")
+        b = Board.__new__(Board)
+        b.variant = variant
+        b.rules = &variant.rules
         memcpy(&b.pos, &self.pos, sizeof(Position))
         b.history = list(self.history)
         b.fullmove_offset = self.fullmove_offset
@@ -1279,23 +1314,31 @@ cdef class Board:
         return [(self.square_name(self.pos.plist[side][k]), self.pos.sq[self.pos.plist[side][k]] & TYPE_MASK)
                 for k in range(self.pos.pcount[side])]
 
+    def variant_rule_ending(self):
+        """(result, comment, rule) if the game just ended by a rule of the variant beyond
+        mate, stalemate and draws: rule "hill" (king of the hill) or "bare-king"."""
+        cdef const Rules* r = self.rules
+        cdef int side = self.pos.stm, mover = side ^ 1
+        if r.hill and hill_reached(&self.pos, r, mover):
+            return winner_text(mover), f"{colour_name(mover)} reaches the hill", "hill"
+        if r.bare_king_loses and bare(&self.pos, r, 0) and bare(&self.pos, r, 1):
+            return "1/2-1/2", "Bare kings", "bare-king"
+        if bared_out(&self.pos, r):
+            return winner_text(side), f"{colour_name(mover)} has a bare king", "bare-king"
+        return None
+
     def outcome(self, int claim_moves=50):
         """(result, comment) if the game is over by rule in this position, else None."""
         cdef const Rules* r = self.rules
         cdef int side = self.pos.stm, mover = side ^ 1
-        winner = lambda s: "1-0" if s == 0 else "0-1"
-        name = lambda s: "White" if s == 0 else "Black"
-        if r.hill and hill_reached(&self.pos, r, mover):
-            return winner(mover), f"{name(mover)} reaches the hill"
-        if r.bare_king_loses and bare(&self.pos, r, 0) and bare(&self.pos, r, 1):
-            return "1/2-1/2", "Bare kings"
-        if bared_out(&self.pos, r):
-            return winner(side), f"{name(mover)} has a bare king"
+        ending = self.variant_rule_ending()
+        if ending is not None:
+            return ending[:2]
         if not self.legal_moves():
             if self.in_check():
-                return winner(mover), f"{name(mover)} mates"
+                return winner_text(mover), f"{colour_name(mover)} mates"
             if r.stalemate_score < 0:
-                return winner(mover), f"{name(side)} is stalemated"
+                return winner_text(mover), f"{colour_name(side)} is stalemated"
             return "1/2-1/2", "Stalemate"
         if self.repetitions() >= 2:
             return "1/2-1/2", "Draw by repetition"

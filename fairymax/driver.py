@@ -52,6 +52,15 @@ MOVE_LIKE = re.compile(r"^([a-z]\d+[a-z]\d+|[A-Za-z]@[a-z]\d+|@@@@|O-O(-O)?|0-0(
 SQUARE = re.compile(r"^([a-z])(\d+)$")
 EDIT_LINE = re.compile(r"^([#c.]|[A-Za-z][+~]?[a-z]\d+)$")   # other lines: normal commands
 
+# What XBoard 4.9.1 does by variant (backend.c).  It shuffles the start position of
+# these parents in every game of a match, so engine-defined variants go to it as `fairy`.
+SHUFFLING_PARENTS = {"nocastle", "wildcastle", "fischerandom", "caparandom"}
+# With -testClaims it checks an engine's result claims against its own rules: the bare
+# king wins only in shatranj, and a stalemate loses only here (it is a draw elsewhere).
+# A rule ending it does not know would be scored a false claim, so the engine plays on.
+XBOARD_BARE_KING_VARIANTS = {"shatranj"}
+XBOARD_STALEMATE_LOSES = {"shatranj", "xiangqi", "shogi"}
+
 
 def _version() -> str:
     try:
@@ -195,38 +204,69 @@ class Driver:
         lowered = {n.lower(): n for n in self.specs if not n[:1].isupper()}
         return lowered.get(name.lower())
 
-    def make_board(self, name: str):
-        """A Board at the start position of ini game `name` (compiled rules cached)."""
-        from fairymax.board import Board
-        variant = self.variant_cache.get(name)
+    def compiled_variant(self, name: str, rule_endings: bool = True):
+        """The compiled rules of ini game `name` (cached), with or without the endings
+        by hill and bare king (see Variant)."""
+        variant = self.variant_cache.get((name, rule_endings))
         if variant is None:
+            from fairymax import evaluate
             from fairymax.variant import Variant
-            variant = Variant(self.specs[name])
-            try:
-                from fairymax import evaluate
-                init = getattr(evaluate, "init_psq", None)
-                if init is not None:
-                    init(variant)
-            except ImportError:
-                pass
-            self.variant_cache[name] = variant
-        return Board(variant)
+            variant = Variant(self.specs[name], rule_endings=rule_endings)
+            evaluate.init_psq(variant)
+            self.variant_cache[(name, rule_endings)] = variant
+        return variant
 
-    def set_variant(self, name: str) -> None:
+    def make_board(self, name: str):
+        """A Board at the start position of ini game `name`."""
+        from fairymax.board import Board
+        return Board(self.compiled_variant(name))
+
+    def set_variant(self, name: str, requested: Optional[str] = None) -> None:
+        """Start ini game `name`, which the GUI knows as `requested` (e.g. `fairy` for an army)."""
         self.board = self.make_board(name)
         self.variant_name = name
+        self.gui_variant = self.gui_parent(name, requested or name) or (requested or name)
+        self.position_valid = True
         self.position_changed()
 
-    def setup_lines(self, name: str) -> list:
+    def gui_parent(self, name: str, requested: str) -> Optional[str]:
+        """The XBoard variant an engine-defined game is set up on, or None if XBoard
+        knows the game itself.  A fairy army is set up on `fairy`; a parent whose start
+        position XBoard would shuffle is replaced by `fairy`."""
+        parent = self.specs[name].parent
+        if parent is None and requested == "fairy" and name != "fairy":
+            parent = "fairy"
+        return "fairy" if parent in SHUFFLING_PARENTS else parent
+
+    def setup_lines(self, name: str, requested: str) -> list:
         """What `variant NAME` answers: `setup` for engine-defined variants, `piece` lines."""
         spec = self.specs[name]
         lines = []
-        if spec.parent:
+        parent = self.gui_parent(name, requested)
+        if parent:
             ptc = f"({spec.piece_to_char}) " if spec.piece_to_char else ""
-            lines.append(f"setup {ptc}{spec.width}x{spec.height}+0_{spec.parent} {self.board.fen()}")
+            lines.append(f"setup {ptc}{spec.width}x{spec.height}+0_{parent} {self.board.fen()}")
         for gui in spec.gui_lines:
             lines.append(f"piece {gui}")
         return lines
+
+    def gui_rule_ending(self, board) -> Optional[tuple]:
+        """A hill or bare-king ending that XBoard would not recognise in this variant."""
+        strict = board.with_variant(self.compiled_variant(self.variant_name))
+        ending = strict.variant_rule_ending()
+        if ending is None:
+            return None
+        if ending[2] == "bare-king" and self.gui_variant in XBOARD_BARE_KING_VARIANTS:
+            return None
+        return ending
+
+    def apply_gui_rules(self) -> None:
+        """Past an ending XBoard does not know, go on under the rules without it (toward
+        mate); everywhere else play by the variant's full rules."""
+        relaxed = self.gui_rule_ending(self.board) is not None
+        variant = self.compiled_variant(self.variant_name, rule_endings=not relaxed)
+        if self.board.variant is not variant:
+            self.board = self.board.with_variant(variant)
 
     # ------------------------------------------------------------ search plumbing
     def get_searcher(self):
@@ -362,13 +402,16 @@ class Driver:
 
     # ------------------------------------------------------------ playing
     def outcome(self, board=None):
+        """The result to claim in this position, judged as XBoard judges the variant."""
         board = board or self.board
         claim = self.claim_moves if self.claim_moves > 0 else 10 ** 6
-        try:
-            return board.outcome(claim_moves=claim)
-        except Exception:
-            self.debug("outcome error: " + traceback.format_exc())
-            return None
+        result = board.outcome(claim_moves=claim)
+        if result is not None and not board.in_check() and not board.legal_moves():
+            loser = board.side_to_move
+            if self.gui_variant in XBOARD_STALEMATE_LOSES:
+                return ("0-1" if loser == 0 else "1-0"), "Stalemate"
+            return "1/2-1/2", "Stalemate"
+        return result
 
     def claim_if_over(self) -> bool:
         """Send the result if the game is over in the current position."""
@@ -385,6 +428,9 @@ class Driver:
 
     def start_think(self) -> None:
         """Search the current position for the engine's move (claims instead if over)."""
+        if not self.position_valid:
+            self.send("Error (no valid position: send setboard or new): go")
+            return
         if self.paused or self.claim_if_over():
             return
         legal = self.board.legal_moves()
@@ -481,6 +527,7 @@ class Driver:
 
     def position_changed(self) -> None:
         self.excluded = set()
+        self.apply_gui_rules()
 
     def parse_move(self, text: str) -> Optional[int]:
         """Move text -> move int, or None when malformed or illegal."""
@@ -633,11 +680,11 @@ class Driver:
             self.send(f"Error (unsupported variant): {arg}")
             return
         try:
-            self.set_variant(name)
+            self.set_variant(name, arg)
         except Exception as exc:
             self.send(f"tellusererror variant {arg}: {exc}")
             return
-        for line in self.setup_lines(name):
+        for line in self.setup_lines(name, arg):
             self.send(line)
 
     def cmd_quit(self, arg: str) -> None:
@@ -668,6 +715,9 @@ class Driver:
         self.engine_side = 0
 
     def cmd_usermove(self, arg: str) -> None:
+        if not self.position_valid:
+            self.send(f"Error (no valid position: send setboard or new): {arg}")
+            return
         move = self.parse_move(arg)
         if move is None:
             self.send(f"Illegal move: {arg}")
@@ -694,11 +744,15 @@ class Driver:
         self.last_pv = []
 
     def cmd_setboard(self, arg: str) -> None:
+        """Set up a FEN; one that cannot be read leaves no position to play from, so the
+        engine will not move from a stale one."""
         try:
             self.board.set_fen(arg)
-        except Exception:
-            self.send("tellusererror Illegal position")
+        except ValueError as exc:
+            self.send(f"tellusererror Illegal position: {exc}")
+            self.position_valid = False
             return
+        self.position_valid = True
         self.position_changed()
 
     def cmd_edit(self, arg: str) -> None:
@@ -771,11 +825,13 @@ class Driver:
         for fen in (f"{body} {stm} {castling} - 0 1", f"{body} {stm} - - 0 1"):
             try:
                 self.board.set_fen(fen)
-                self.position_changed()
-                return
-            except Exception:
+            except ValueError:
                 continue
+            self.position_valid = True
+            self.position_changed()
+            return
         self.send("tellusererror Illegal position")
+        self.position_valid = False
 
     def cmd_undo(self, arg: str) -> None:
         self.take_back(1)

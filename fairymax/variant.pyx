@@ -59,9 +59,13 @@ cdef int _ranks(int step):
 
 
 cdef class Variant:
-    """C tables for one variant; build with Variant(spec) from a loader.VariantSpec."""
+    """C tables for one variant; build with Variant(spec) from a loader.VariantSpec.
 
-    def __init__(self, spec):
+    rule_endings=False leaves out the wins by reaching the hill and by baring the
+    opponent's royal: a GUI that does not know those rules plays on past them, and
+    the engine must then play on too (toward mate)."""
+
+    def __init__(self, spec, bint rule_endings=True):
         cdef Rules* r = &self.rules
         cdef int t, i, f, sq, c, zone, pawn_rank, step, mode, n
         cdef unsigned long long seed = 0x2545F4914F6CDD1DULL
@@ -130,13 +134,13 @@ cdef class Variant:
 
         step0 = spec.pieces[0].rays[0] if spec.pieces[0].rays else (0, 0)
         r.triple_ep = height == 10 and step0[0] == -16 and (step0[1] & 0xC00) != 0
-        r.hill = r.num_types >= 3 and r.value[3] == -2
+        r.hill = rule_endings and r.num_types >= 3 and r.value[3] == -2
         r.stalemate_score = -30000 if (r.num_types >= 9 and r.value[9] == -2) else 0
         if spec.stalemate == "loss":
             r.stalemate_score = -30000
         elif spec.stalemate == "draw":
             r.stalemate_score = 0
-        r.bare_king_loses = bool(spec.bare_king)
+        r.bare_king_loses = rule_endings and spec.bare_king
         gating = getattr(spec, "gating", None) or ""
         r.gating = bool(gating)
         for c in range(2):

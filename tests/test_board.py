@@ -256,6 +256,31 @@ def test_bad_fens_rejected_and_position_kept(ours, fen):
     board.check()
 
 
+@pytest.mark.parametrize("variant, given, full", [
+    # XBoard leaves out the castling and e.p. fields in variants without them
+    ("shatranj", "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBKQBNR b 0 1",
+     "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBKQBNR b - - 0 1"),
+    ("normal", "bnnrqrkb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB w - 0 7",
+     "bnnrqrkb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB w - - 0 7"),
+    ("normal", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3",
+     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+    ("normal", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b e3 3",
+     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - e3 3 1"),
+])
+def test_fen_fields_told_apart_by_content(ours, variant, given, full):
+    assert board_of(ours, variant, given).fen() == board_of(ours, variant, full).fen()
+
+
+@pytest.mark.parametrize("fen", [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - - 0 1",    # one field too many
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 KQkq 1",
+])
+def test_fen_fields_out_of_place_rejected(ours, fen):
+    with pytest.raises(ValueError):
+        board_of(ours, "normal").set_fen(fen)
+
+
 @pytest.mark.parametrize("text", ["e2e5", "e7e5", "z9z9", "", "e2", "O-O", "e2e4x5", "a1a1"])
 def test_bad_moves_rejected(ours, text):
     board = board_of(ours, "normal")

@@ -129,11 +129,61 @@ def test_setboard_castling_and_en_passant(engine):
     engine.send("new", "force", f"setboard {fen}", "usermove e4d3", "usermove e1c1",
                 "usermove e8g8")
     assert engine.sync() == []
-    # bad FEN: error, old position kept (e8g8 was the last move; white to move)
-    engine.send("setboard this is not a fen", "setboard 8/8/8/8/8/8/8/8 w - - 0 1")
-    assert engine.sync() == ["tellusererror Illegal position"] * 2
     engine.send("usermove c1b1")        # the white king castled to c1
     assert engine.sync() == []
+
+
+def test_bad_fen_leaves_no_position_to_play_from(engine):
+    """An unreadable setboard is reported, and the engine neither plays nor accepts moves
+    from the stale position until a valid one arrives (in XBoard that would forfeit)."""
+    engine.send("new", "force", "st 0.1", "usermove e2e4")
+    for bad in ("this is not a fen", "8/8/8/8/8/8/8/8 w - - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -3 1"):
+        engine.send(f"setboard {bad}")
+        out = engine.sync()
+        assert len(out) == 1 and out[0].startswith("tellusererror Illegal position: "), out
+    engine.send("usermove e7e5", "go")
+    out = engine.sync()
+    assert [line.split(":")[0] for line in out] == ["Error (no valid position"] * 2, out
+    engine.send(f"setboard {START}", "go")
+    assert moves_of(engine.expect(r"^move "))[0][1] in "12"
+
+
+@pytest.mark.parametrize("variant, fen, reply", [
+    # XBoard 4.9.1 leaves out the castling field (and for these, the e.p. field)
+    ("shatranj", "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBKQBNR b 0 1", "[a-h][78]"),
+    ("makruk", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w 0 1", "[a-h][1-3]"),
+    ("nocastle", "bnnrqrkb/pppppppp/8/8/8/8/PPPPPPPP/BNNRQRKB w - 0 1", "[a-h][1-3]"),
+    ("normal", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3", "[a-h][78]"),
+])
+def test_setboard_reads_xboard_short_fens(engine, variant, fen, reply):
+    engine.send("new", f"variant {variant}", "force", f"setboard {fen}", "st 0.1")
+    assert [line for line in engine.sync() if not line.startswith(("setup", "piece"))] == []
+    engine.send("go")
+    move = moves_of(engine.expect(r"^move "))[0]
+    assert re.match(reply, move), move
+    if variant in ("nocastle", "normal"):   # legal in the FEN given, not in the old position
+        import chess
+        assert chess.Move.from_uci(move) in chess.Board(fen.replace(" w - ", " w - - ")).legal_moves
+
+
+def test_variant_rule_endings_xboard_cannot_check_are_played_on(engine):
+    """Courier's bare king and the hill are wins XBoard 4.9.1 does not recognise: no claim,
+    the engine moves on toward mate.  Shatranj's bare king XBoard checks: claimed."""
+    # courier: Black has just been left with a bare king, and it is White's move
+    engine.send("new", "variant courier", "force",
+                "setboard 6k5/12/12/12/12/12/12/R4K6 w 0 60", "st 0.1", "go")
+    out = engine.expect(r"^(move |1-0|0-1|1/2)")
+    assert out[-1].startswith("move "), out
+    # king of the hill: White's king stands on e4 (the hill); Black is to move
+    engine.send("new", "variant king-of-the-hill", "force",
+                "setboard 7k/8/8/8/4K3/8/8/R7 b - - 0 40", "go")
+    out = engine.expect(r"^(move |1-0|0-1|1/2)")
+    assert out[-1].startswith("move "), out
+    # shatranj: Black, bare, has moved without baring White: White claims the win
+    engine.send("new", "variant shatranj", "force",
+                "setboard 7k/8/8/8/8/8/8/R3K3 w 0 40", "go")
+    assert engine.expect(r"^(move |1-0|0-1|1/2)")[-1] == "1-0 {Black has a bare king}"
 
 
 def test_undo_remove_after_setboard(engine):
@@ -167,8 +217,15 @@ def test_variant_setup_lines(engine):
     assert out and all(line.startswith("piece ") for line in out)
     engine.send("new", "variant nosuchthing")
     assert engine.sync() == ["Error (unsupported variant): nosuchthing"]
-    engine.send("new", "variant fairy")
-    assert engine.sync() == [] or all(line.startswith(("setup", "piece")) for line in engine.sync())
+    # a fairy army is set up on XBoard's `fairy`, or XBoard keeps its own start position
+    engine.send("option VariantFairySelects=fairy/Nutters-Rookies", "new", "variant fairy")
+    out = engine.sync()
+    assert out[0].startswith("setup (P...........H.T.C...UKp.............w.mh.s.k) 8x8+0_fairy ")
+    assert all(line.startswith("piece ") for line in out[1:])
+    # nocastle, the ini's parent of light-brigade, is shuffled by XBoard in every game
+    engine.send("new", "variant light-brigade")
+    assert engine.sync() == [
+        "setup (PNBRQKpnbrqk) 8x8+0_fairy nnnnknnn/pppppppp/8/8/8/8/PPPPPPPP/1Q1QK1Q1 w - - 0 1"]
 
 
 def test_ten_rank_coordinates(engine):
