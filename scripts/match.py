@@ -1,21 +1,55 @@
 #!/usr/bin/env python3
-"""Referee-based CECP match runner: our engine against Fairy-Max (or any XBoard engine).
+"""Referee-based match runner: our engine against CECP (XBoard) or UCI engines, with SPRT.
 
 Our Board is the referee: it checks every move, ends games by rule (mate,
-stalemate, repetition, 50 moves, bare king, ...) and judges engines' claims.
-Openings are random legal plies from a seed (sent as moves after `new`/`variant`,
-so engines without `setboard`, like Fairy-Max, work); each opening is played twice
-with colours swapped.  Games are appended to a PGN as they finish; `--resume`
-skips the rounds already in it, so long runs can be stopped and continued.
+stalemate, repetition, 50 moves, bare king, ...) and judges engines' claims, so
+every variant of pieces.ini can be played.  Each opening is played twice with
+colours swapped: rounds 2k-1 and 2k are game pair k, engine 1 has White in the odd
+round.  Games are appended to a PGN as they finish; `--resume` rebuilds the
+results, pairs included, from the PGN's Round tags and plays only what is missing
+(the missing half of a pair starts from the opening its partner game recorded).
+
+Engines.  A command is a CECP engine, or a UCI engine when prefixed `uci:`
+(`uci:/usr/games/stockfish`, `uci:/usr/games/gnuchess --uci`): the runner talks
+UCI itself, sets UCI_Variant for variants (Fairy-Stockfish's names: normal is
+chess, king-of-the-hill kingofthehill, los-alamos losalamos) and translates the
+moves (UCI counts the ranks of a 10-rank board from 1, XBoard from 0).
+Gauntlet: `--engine2` may be given several times and `--gauntlet FILE` lists more
+opponents, one command a line; each plays `--games` against engine 1, with a
+summary per opponent (Round tags are then "OPPONENT.GAME", e.g. "2.15"; keep the
+opponents in the same order when resuming).  Time odds: `--odds2 N` gives every
+engine 2 1/N of the base time and increment (or of --st), like XBoard's
+-secondTimeOdds; `COMMAND@odds=N` sets them for one opponent.
+
+Openings.  Random legal plies from `--seed` (the default); with `--balanced CP`
+only those that a depth `--balanced-depth` search of our engine scores within
++-CP centipawns; or `--openings FILE`, used in order and cycled: one opening a
+line, either moves in our XBoard coordinate notation from the variant's start
+position (every engine can take these, Fairy-Max has no setboard) or a FEN/EPD
+position (engines need setboard).  `--write-openings FILE --count N` writes a
+generated set (with the command in its header) instead of playing.
+
+SPRT.  `--sprt ELO0,ELO1` (logistic Elo; `--alpha`, `--beta`, default 0.05)
+prints after every pair the log-likelihood ratio of the pair results (counts of
+pairs scoring 0, 1/2, 1, 3/2, 2: the pentanomial model, LLR as fishtest's) and
+stops an opponent's games when it crosses a bound ("H1 accepted": engine 1 is
+ELO1 stronger; "H0 accepted": ELO0); `--games` is then only a cap.
 
     python scripts/match.py --games 200 --tc 10+0.1 --pgn results/fm.pgn --resume
-    python scripts/match.py --engine2 "python xboard.py --hash 16" --st 1 --variant capablanca
+    python scripts/match.py --sprt 0,20 --tc 5+0.05 --concurrency 2 \\
+        --engine2 "python ../base/xboard.py" --openings scripts/openings/chess_balanced.txt
+    python scripts/match.py --variant capablanca --engine2 uci:/usr/games/fairy-stockfish@odds=10
+    python scripts/match.py --write-openings FILE --count 100 --balanced 60 --opening-plies 8
 
-Prints W-L-D from engine 1's side, its score and an Elo estimate with a 95% bar.
+Prints W-L-D from engine 1's side, its score and Elo with a 95% interval, per game
+(trinomial) and per pair (pentanomial).  Bad input (an engine that cannot be
+started or cannot play the variant, an unreadable file, an unknown variant) gets
+one line on stderr and exit status 2.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import queue
@@ -34,52 +68,82 @@ sys.path.insert(0, str(ROOT))
 
 FAIRYMAX = "/usr/games/fairymax"
 RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2)\s*(\{(.*)\})?")
+UCI_PREFIX = "uci:"
+# our variant names that Fairy-Stockfish's UCI_Variant spells otherwise (the rest agree)
+UCI_VARIANT_NAMES = {"normal": "chess", "king-of-the-hill": "kingofthehill",
+                     "los-alamos": "losalamos", "Cambodian": "cambodian", "Ai-wok": "ai-wok"}
+# Fairy-Stockfish's courier starts with the traditional pawn and ferz moves made:
+# it is sent our start array as a FEN instead.  (Rules that still differ from
+# Fairy-Stockfish 11.1: in cambodian our king, as Fairy-Max's, may also leap to c3/e3;
+# in seirawan our Board has no castling that gates on the rook's square, h1e1h.)
+UCI_OWN_START = {"courier"}
+BALANCE_TRIES = 500             # random openings tried per pair before --balanced gives up
 
 
 # ---------------------------------------------------------------- engines
 class EngineDied(Exception):
-    pass
+    """An engine's output ended or its pipe broke; the argument is its label."""
 
 
-class Engine:
-    """One CECP engine process with a reader thread."""
+class BadInput(Exception):
+    """Input the runner cannot use (an engine that does not start, a bad file): exit status 2."""
+
+
+class Forfeit(Exception):
+    """The engine to move lost by its reply; the text says how ("resigns", ...)."""
+
+
+@dataclass
+class TimeControl:
+    """One engine's time: BASE+INC seconds, or `st` seconds a move."""
+    base: float
+    inc: float
+    st: float | None = None
+
+    def with_odds(self, odds: float) -> "TimeControl":
+        st = None if self.st is None else self.st / odds
+        return TimeControl(self.base / odds, self.inc / odds, st)
+
+    def pgn(self) -> str:
+        return f"{self.st:g}s/move" if self.st is not None else f"{self.base:g}+{self.inc:g}"
+
+
+@dataclass
+class GameSetup:
+    """What both engines are told before the first move of a game."""
+    variant: str
+    fen: str                    # the start position: the variant's, or the opening's FEN
+    custom: bool                # fen came from the opening (engines need setboard)
+    ranks: int                  # board height
+    book: list
+    depth: int | None = None
+
+
+class EngineProcess:
+    """An engine process with a reader thread; the protocols are the subclasses."""
 
     def __init__(self, command: str, name: str, options=(), memory: int | None = None,
                  log=None):
         self.command, self.options, self.memory = command, list(options), memory
         self.label = name
+        self.name = name
         self.log = log
         self.proc = None
         self.start()
 
-    def start(self) -> None:
-        self.proc = subprocess.Popen(shlex.split(self.command), cwd=ROOT, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1, errors="replace")
+    def spawn(self) -> None:
+        try:
+            argv = shlex.split(self.command)
+            self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                         text=True, bufsize=1, errors="replace")
+        except (OSError, ValueError, IndexError) as err:
+            raise BadInput(f"cannot start engine {self.command!r}: {err}")
         self.lines: "queue.Queue[str | None]" = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
-        self.features: dict = {}
-        self.ping_n = 0
-        self.send("xboard", "protover 2")
-        deadline = time.monotonic() + 2.0
-        while True:
-            line = self.get(deadline - time.monotonic())
-            if line is None:
-                break                          # no done=1 within 2 s: protocol 1 style
-            if line.startswith("feature "):
-                for key, value in re.findall(r'(\w+)=("[^"]*"|\S+)', line[8:]):
-                    self.features[key] = value.strip('"')
-                    if key != "option":
-                        self.send(f"accepted {key}")
-                    if key == "done":
-                        deadline = time.monotonic() + (3600 if value == "0" else 0)
-                if self.features.get("done") == "1":
-                    break
-        self.name = self.features.get("myname", self.label)
-        if self.memory and self.features.get("memory") == "1":
-            self.send(f"memory {self.memory}")
-        for option in self.options:
-            self.send(f"option {option}")
+
+    def start(self) -> None:
+        raise NotImplementedError
 
     @staticmethod
     def _read(proc, lines):
@@ -110,6 +174,65 @@ class Engine:
             self.log(f"{self.label}> {line}")
         return line
 
+    def restart(self) -> None:
+        self.close()
+        self.start()
+
+    def close(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(2)
+            except (EngineDied, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Engine(EngineProcess):
+    """One CECP engine process."""
+
+    def start(self) -> None:
+        self.spawn()
+        self.features: dict = {}
+        self.ping_n = 0
+        self.told = 0               # moves of the current game the engine knows
+        self.playing = False        # has had `go` this game
+        self.side = 0               # the colour it was last asked to move for
+        try:
+            self.send("xboard", "protover 2")
+            deadline = time.monotonic() + 2.0
+            while True:
+                line = self.get(deadline - time.monotonic())
+                if line is None:
+                    break                      # no done=1 within 2 s: protocol 1 style
+                if line.startswith("feature "):
+                    for key, value in re.findall(r'(\w+)=("[^"]*"|\S+)', line[8:]):
+                        self.features[key] = value.strip('"')
+                        if key != "option":
+                            self.send(f"accepted {key}")
+                        if key == "done":
+                            deadline = time.monotonic() + (3600 if value == "0" else 0)
+                    if self.features.get("done") == "1":
+                        break
+        except EngineDied:
+            raise BadInput(f"engine {self.command!r} exited during the CECP handshake")
+        self.name = self.features.get("myname", self.label)
+        if self.memory and self.features.get("memory") == "1":
+            self.send(f"memory {self.memory}")
+        for option in self.options:
+            self.send(f"option {option}")
+
+    def check(self, variant: str, needs_setboard: bool) -> None:
+        """BadInput unless this engine can play `variant` and, if needed, take FENs."""
+        offered = self.features.get("variants")
+        # Fairy-Max names "fairy" for our "fairy/..." variants and lowercase aliases
+        if variant != "normal" and offered is not None and \
+                variant.split("/")[0].lower() not in {v.lower() for v in offered.split(",")}:
+            raise BadInput(f"engine {self.command!r} does not play variant {variant}")
+        if needs_setboard and self.features.get("setboard") != "1":
+            raise BadInput(f"engine {self.command!r} has no setboard for FEN openings; "
+                           "use openings written as moves")
+
     def sync(self, timeout: float = 10.0) -> bool:
         """ping/pong (or a short pause for engines without ping); output before it is dropped."""
         if self.features.get("ping") != "1":
@@ -130,21 +253,213 @@ class Engine:
     def move_cmd(self, text: str) -> str:
         return f"usermove {text}" if self.features.get("usermove") == "1" else text
 
-    def alive(self) -> bool:
-        return self.proc.poll() is None
+    def start_game(self, setup: GameSetup, control: TimeControl) -> None:
+        self.send("new")
+        if setup.variant != "normal":
+            self.send(f"variant {setup.variant}")
+        if control.st is not None:
+            st = control.st
+            self.send(f"st {int(st) if st == int(st) else st}")
+        else:
+            self.send(f"level 0 {fmt_base(control.base)} {control.inc:g}")
+        if setup.depth:
+            self.send(f"sd {setup.depth}")
+        self.send("easy", "force")
+        if setup.custom:
+            self.send(f"setboard {setup.fen}")
+        for text in setup.book:
+            self.send(self.move_cmd(text))
+        self.told, self.playing = len(setup.book), False
+        if not self.sync():
+            raise EngineDied(self.label)
 
-    def restart(self) -> None:
-        self.close()
-        self.start()
+    def go(self, moves: list, side: int, clocks: list, controls: list) -> None:
+        """Ask for a move after `moves`; before its first `go` it is still in force mode."""
+        def clock_lines():
+            if controls[side].st is None:
+                self.send(f"time {max(1, int(clocks[side] * 100))}",
+                          f"otim {max(1, int(clocks[1 - side] * 100))}")
+        self.side = side
+        if self.playing:
+            clock_lines()
+            self.send(*(self.move_cmd(text) for text in moves[self.told:]))
+        else:
+            self.send(*(self.move_cmd(text) for text in moves[self.told:]))
+            clock_lines()
+            self.send("go")
+            self.playing = True
+        self.told = len(moves) + 1          # its own reply included
 
-    def close(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.wait(2)
-            except (EngineDied, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
+    def wait_move(self, deadline: float) -> str:
+        """The move text it plays; Forfeit for a resignation, a false claim or no move in time."""
+        while True:
+            line = self.get(deadline - time.monotonic())
+            if line is None:
+                raise Forfeit("loses on time (no move)")
+            if line.startswith("move "):
+                return line.split()[1]
+            if line.strip() == "resign" or "resign" in line.lower() and RESULT_RE.match(line):
+                raise Forfeit("resigns")
+            if line.startswith("Illegal move"):
+                raise Forfeit(f"false illegal-move claim: {line}")
+            claim = RESULT_RE.match(line)
+            if claim:
+                if claim.group(1) == ("0-1" if self.side == 0 else "1-0"):
+                    raise Forfeit(f"resigns ({claim.group(3) or ''})")
+                raise Forfeit(f"false claim: {line}")
+
+    def end_game(self, result: str, reason: str) -> None:
+        try:
+            self.send(f"result {result} {{{reason}}}", "force")
+            if not self.sync(5.0):
+                self.restart()
+        except EngineDied:
+            self.restart()
+
+
+class UciEngine(EngineProcess):
+    """One UCI engine process, told the whole game before every `go`."""
+
+    def start(self) -> None:
+        self.spawn()
+        self.uci_options: dict = {}         # name -> the rest of its "option name" line
+        self.thinking = False
+        self.position = "startpos"
+        self.depth: int | None = None
+        self.height = 8
+        try:
+            self.send("uci")
+            deadline = time.monotonic() + 10.0
+            while True:
+                line = self.get(deadline - time.monotonic())
+                if line is None:
+                    raise BadInput(f"engine {self.command!r} sent no uciok within 10 s")
+                if line.startswith("id name "):
+                    self.name = line[8:].strip()
+                option = re.match(r"option name (.+?) type (.*)", line)
+                if option:
+                    self.uci_options[option.group(1)] = option.group(2)
+                if line.strip() == "uciok":
+                    break
+        except EngineDied:
+            raise BadInput(f"engine {self.command!r} exited during the UCI handshake")
+        if self.memory and "Hash" in self.uci_options:
+            self.send(f"setoption name Hash value {self.memory}")
+        for option in self.options:
+            name, _, value = option.partition("=")
+            self.send(f"setoption name {name} value {value}")
+
+    def check(self, variant: str, needs_setboard: bool) -> None:
+        """BadInput unless the engine's UCI_Variant offers `variant` (UCI takes FENs always)."""
+        if variant == "normal":
+            return
+        wanted = UCI_VARIANT_NAMES.get(variant, variant)
+        offered = re.findall(r"\bvar (\S+)", self.uci_options.get("UCI_Variant", ""))
+        if wanted not in offered:
+            raise BadInput(f"engine {self.command!r} does not play variant {variant} "
+                           f"(no UCI_Variant {wanted})")
+
+    def sync(self, timeout: float = 30.0) -> bool:
+        """isready/readyok; output before it is dropped."""
+        self.send("isready")
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.get(deadline - time.monotonic())
+            if line is None:
+                return False
+            if line.strip() == "readyok":
+                return True
+
+    def start_game(self, setup: GameSetup, control: TimeControl) -> None:
+        self.send("ucinewgame")
+        if setup.variant != "normal":
+            name = UCI_VARIANT_NAMES.get(setup.variant, setup.variant)
+            self.send(f"setoption name UCI_Variant value {name}")
+        own_start = setup.custom or setup.variant in UCI_OWN_START
+        self.position = f"fen {setup.fen}" if own_start else "startpos"
+        self.depth, self.height, self.thinking = setup.depth, setup.ranks, False
+        if not self.sync():
+            raise EngineDied(self.label)
+
+    def go(self, moves: list, side: int, clocks: list, controls: list) -> None:
+        position = f"position {self.position}"
+        if moves:
+            position += " moves " + " ".join(to_uci(text, self.height) for text in moves)
+        limits = []
+        own = controls[side]
+        if own.st is not None:
+            limits.append(f"movetime {max(1, int(own.st * 1000))}")
+        elif not (self.depth and own.base <= 0):
+            white_ms, black_ms = (max(1, int(clock * 1000)) for clock in clocks)
+            limits.append(f"wtime {white_ms} btime {black_ms} "
+                          f"winc {int(controls[0].inc * 1000)} binc {int(controls[1].inc * 1000)}")
+        if self.depth:
+            limits.append(f"depth {self.depth}")
+        self.send(position, "go " + " ".join(limits))
+        self.thinking = True
+
+    def wait_move(self, deadline: float) -> str:
+        while True:
+            line = self.get(deadline - time.monotonic())
+            if line is None:
+                raise Forfeit("loses on time (no move)")
+            if line.startswith("bestmove"):
+                self.thinking = False
+                words = line.split()
+                if len(words) < 2 or words[1] in ("(none)", "0000"):
+                    raise Forfeit(f"plays no move: {line}")
+                return from_uci(words[1], self.height)
+
+    def end_game(self, result: str, reason: str) -> None:
+        try:
+            if self.thinking:
+                self.send("stop")
+            if not self.sync(5.0):
+                self.restart()
+        except EngineDied:
+            self.restart()
+
+
+def shift_ranks(text: str, shift: int) -> str:
+    """Move text with each square's rank number moved by `shift`."""
+    return re.sub(r"([a-z])(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + shift}", text)
+
+
+def to_uci(text: str, ranks: int) -> str:
+    """Our XBoard move text in UCI: XBoard numbers the ranks of a 10-rank board from 0."""
+    return shift_ranks(text, 1) if ranks == 10 else text
+
+
+def from_uci(text: str, ranks: int) -> str:
+    return shift_ranks(text, -1) if ranks == 10 else text
+
+
+def make_engine(command: str, label: str, options=(), memory: int | None = None,
+                log=None) -> EngineProcess:
+    if command.startswith(UCI_PREFIX):
+        return UciEngine(command[len(UCI_PREFIX):], label, options, memory, log)
+    return Engine(command, label, options, memory, log)
+
+
+@dataclass
+class Opponent:
+    index: int                  # 1-based place in the gauntlet
+    command: str
+    odds: float = 1.0
+
+
+def parse_opponent(spec: str, index: int, default_odds: float) -> Opponent:
+    """COMMAND or COMMAND@odds=N."""
+    problem = BadInput(f"bad engine spec {spec!r}: expected COMMAND or COMMAND@odds=N, N > 0")
+    found = re.fullmatch(r"(.*?)\s*@odds=(\S+)", spec.strip())
+    command, odds_text = (found.group(1), found.group(2)) if found else (spec.strip(), None)
+    try:
+        odds = float(odds_text) if odds_text is not None else default_odds
+    except ValueError:
+        raise problem
+    if not command or not odds > 0:
+        raise problem
+    return Opponent(index, command, odds)
 
 
 # ---------------------------------------------------------------- games
@@ -160,6 +475,17 @@ class Settings:
     max_plies: int = 600
     grace: float = 0.0
     ini: str | None = None
+    balanced: int | None = None     # keep random openings scored within +-this (centipawns)
+    balanced_depth: int = 8
+
+    def control(self) -> TimeControl:
+        return TimeControl(self.base, self.inc, self.st)
+
+
+@dataclass
+class Opening:
+    moves: list
+    fen: str | None = None      # None: the variant's start position
 
 
 @dataclass
@@ -171,23 +497,29 @@ class GameRecord:
     reason: str = ""
     moves: list = field(default_factory=list)
     book: int = 0
+    fen: str | None = None              # set-up start position, if any
+    round_tag: str = ""                 # "GAME", or "OPPONENT.GAME" in a gauntlet
+    controls: tuple = ()                # (White's, Black's) TimeControl
+
+
+@functools.lru_cache(maxsize=None)
+def variant_specs(ini: str | None) -> dict:
+    from fairymax import loader
+    return loader.load_file(ini) if ini else loader.load_default()
 
 
 def make_board(settings: Settings):
-    from fairymax import loader
     from fairymax.board import Board
     from fairymax.variant import Variant
-    specs = loader.load_file(settings.ini) if settings.ini else loader.load_default()
-    return Board(Variant(specs[settings.variant]))
+    return Board(Variant(variant_specs(settings.ini)[settings.variant]))
 
 
 def piece_count(board) -> int:
     return len(board.pieces(0)) + len(board.pieces(1))
 
 
-def opening(settings: Settings, pair: int) -> list:
-    """Random legal opening plies (quiet moves preferred) for game pair `pair`."""
-    rng = random.Random(settings.seed * 1000003 + pair)
+def random_opening(settings: Settings, rng: random.Random) -> list:
+    """Random legal opening plies (quiet moves preferred), drawn from `rng`."""
     for _ in range(100):
         board = make_board(settings)
         texts = []
@@ -212,40 +544,163 @@ def opening(settings: Settings, pair: int) -> list:
     return []
 
 
+def opening(settings: Settings, pair: int) -> list:
+    """Random legal opening plies for game pair `pair`."""
+    return random_opening(settings, random.Random(settings.seed * 1000003 + pair))
+
+
+_searcher = None
+_search_lock = threading.Lock()
+
+
+def opening_score(settings: Settings, texts: list) -> int:
+    """Our engine's score (centipawns, side to move) after `texts`, at --balanced-depth."""
+    global _searcher
+    from fairymax.search import Searcher
+    board = make_board(settings)
+    for text in texts:
+        board.push(board.parse_move(text))
+    with _search_lock:
+        if _searcher is None:
+            _searcher = Searcher(16)
+        _searcher.clear()               # the same opening whatever was searched before
+        infos = [i for i in _searcher.iterate(board, max_depth=settings.balanced_depth)
+                 if i.complete]
+    return infos[-1].score
+
+
+def balanced_opening(settings: Settings, pair: int) -> list:
+    """The first random opening of pair `pair` that our search scores within +-balanced."""
+    rng = random.Random(settings.seed * 1000003 + pair)
+    for _ in range(BALANCE_TRIES):
+        texts = random_opening(settings, rng)
+        if texts and abs(opening_score(settings, texts)) <= settings.balanced:
+            return texts
+    raise BadInput(f"no {settings.variant} opening within +-{settings.balanced} cp in "
+                   f"{BALANCE_TRIES} tries; widen --balanced or change --opening-plies")
+
+
+class Openings:
+    """The opening of each game pair: a file's, in order and cycled, or generated."""
+
+    def __init__(self, settings: Settings, listed: list | None = None):
+        self.settings, self.listed = settings, listed
+        self.made: dict = {}
+        self.lock = threading.Lock()
+
+    def needs_setboard(self) -> bool:
+        return any(o.fen for o in self.listed or ())
+
+    def for_pair(self, pair: int) -> Opening:
+        if self.listed:
+            return self.listed[pair % len(self.listed)]
+        with self.lock:
+            if pair not in self.made:
+                make = balanced_opening if self.settings.balanced is not None else opening
+                self.made[pair] = Opening(make(self.settings, pair))
+            return self.made[pair]
+
+
+def parse_opening(settings: Settings, line: str) -> Opening:
+    """One opening line: XBoard moves from the start, or a FEN/EPD position; ValueError if bad."""
+    words = line.split()
+    if "/" in words[0]:
+        fields = words[:6] if len(words) >= 6 and words[4].isdigit() and words[5].isdigit() \
+            else words[:4] + ["0", "1"]
+        board = make_board(settings)
+        board.set_fen(" ".join(fields))
+        result = Opening([], board.fen())
+    else:
+        # move numbers ("1.", "1...") may stand between the moves
+        result = Opening([w for w in words if not re.fullmatch(r"\d+\.*", w)])
+    check_opening(settings, result)
+    return result
+
+
+def check_opening(settings: Settings, chosen: Opening) -> list:
+    """The book's moves in the referee's text; ValueError if illegal or if the game is over."""
+    board = make_board(settings)
+    if chosen.fen:
+        board.set_fen(chosen.fen)
+    texts = []
+    for text in chosen.moves:
+        move = board.parse_move(text)
+        texts.append(board.move_text(move))
+        board.push(move)
+    if board.outcome() is not None or not board.legal_moves():
+        raise ValueError("the game is over after it")
+    return texts
+
+
+def load_openings(settings: Settings, path: str) -> list:
+    try:
+        lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(f"cannot read openings file {path}: {err}")
+    listed = []
+    for number, line in enumerate(lines, 1):
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        try:
+            listed.append(parse_opening(settings, line))
+        except ValueError as err:
+            raise BadInput(f"{path}:{number}: bad {settings.variant} opening: {err}")
+    if not listed:
+        raise BadInput(f"openings file {path} holds no opening")
+    return listed
+
+
+def write_openings(settings: Settings, path: str, count: int, command: str) -> int:
+    """Write `count` distinct generated openings, one a line; returns how many pairs it took."""
+    lines, seen, pair = [], set(), 0
+    source = Openings(settings)
+    while len(lines) < count:
+        if pair >= 20 * count:
+            raise BadInput(f"only {len(lines)} distinct {settings.variant} openings in {pair} "
+                           "tries; ask for fewer or more --opening-plies")
+        text = " ".join(source.for_pair(pair).moves)
+        pair += 1
+        if text and text not in seen:
+            seen.add(text)
+            lines.append(text)
+    how = (f"within +-{settings.balanced} cp at depth {settings.balanced_depth} "
+           "of fairymax's search" if settings.balanced is not None else "unfiltered")
+    # the scores, so the set, depend on the engine's evaluation: name its version
+    version = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                             capture_output=True, text=True).stdout.strip() or "unknown"
+    header = [f"# {count} {settings.variant} openings of {settings.opening_plies} random plies, "
+              f"{how}; XBoard coordinate moves from the start position, one opening a line.",
+              f"# made by: {command}  (at commit {version})"]
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(header + lines) + "\n")
+    return pair
+
+
 def fmt_base(seconds: float) -> str:
     minutes, secs = divmod(seconds, 60)
     secs_text = f"{int(secs):02d}" if secs == int(secs) else f"{secs:05.2f}"
     return f"{int(minutes)}:{secs_text}"
 
 
-def play_game(engines: list, rec: GameRecord, settings: Settings, book: list) -> GameRecord:
-    """Play one game; engines[0] is White.  Fills rec.result/reason/moves."""
+def play_game(engines: list, rec: GameRecord, settings: Settings, start: Opening,
+              controls: list) -> GameRecord:
+    """Play one game from `start`; engines[0] is White, controls[i] engines[i]'s time.
+    Fills rec."""
+    rec.controls = tuple(controls)
     board = make_board(settings)
-    for eng in engines:
-        eng.send("new")
-        if settings.variant != "normal":
-            eng.send(f"variant {settings.variant}")
-        if settings.st is not None:
-            st = settings.st
-            eng.send(f"st {int(st) if st == int(st) else st}")
-        else:
-            eng.send(f"level 0 {fmt_base(settings.base)} {settings.inc:g}")
-        if settings.depth:
-            eng.send(f"sd {settings.depth}")
-        eng.send("easy", "force")
-    for text in book:
-        move = board.parse_move(text)
-        text = board.move_text(move)
-        board.push(move)
-        rec.moves.append(text)
-        for eng in engines:
-            eng.send(eng.move_cmd(text))
-    rec.book = len(book)
-    for eng in engines:
-        if not eng.sync():
-            raise EngineDied(eng.label)
-    clocks = [settings.base, settings.base]
-    started = [False, False]
+    if start.fen:
+        board.set_fen(start.fen)
+        rec.fen = board.fen()
+    setup = GameSetup(settings.variant, board.fen(), start.fen is not None,
+                      board.variant.height, check_opening(settings, start), settings.depth)
+    for text in setup.book:
+        board.push(board.parse_move(text))
+    rec.moves = list(setup.book)
+    rec.book = len(setup.book)
+    for eng, control in zip(engines, controls):
+        eng.start_game(setup, control)
+    clocks = [controls[0].base, controls[1].base]
     colour_name = ("White", "Black")
 
     def finish(result: str, reason: str) -> GameRecord:
@@ -253,7 +708,7 @@ def play_game(engines: list, rec: GameRecord, settings: Settings, book: list) ->
         return rec
 
     def loss(side: int, reason: str) -> GameRecord:
-        return finish("0-1" if side == 0 else "1-0", reason)
+        return finish("0-1" if side == 0 else "1-0", f"{colour_name[side]} {reason}")
 
     while True:
         over = board.outcome()
@@ -262,82 +717,63 @@ def play_game(engines: list, rec: GameRecord, settings: Settings, book: list) ->
         if len(board.history) >= settings.max_plies:
             return finish("1/2-1/2", "Max length adjudication")
         side = board.side_to_move
-        eng, other = engines[side], engines[1 - side]
-        if settings.st is None:
-            eng.send(f"time {max(1, int(clocks[side] * 100))}",
-                     f"otim {max(1, int(clocks[1 - side] * 100))}")
+        eng, control = engines[side], controls[side]
         t0 = time.monotonic()
-        if not started[side]:
-            eng.send("go")
-            started[side] = True
-        else:
-            eng.send(eng.move_cmd(rec.moves[-1]))
-        if settings.depth and settings.st is None and settings.base <= 0:
+        if settings.depth and control.st is None and control.base <= 0:
             limit = 3600.0
-        elif settings.st is not None:
-            limit = settings.st * 2 + 5.0
+        elif control.st is not None:
+            limit = control.st * 2 + 5.0
         else:
             limit = clocks[side] + settings.grace + 5.0
-        move_text = None
-        while move_text is None:
-            try:
-                line = eng.get(limit - (time.monotonic() - t0))
-            except EngineDied:
-                return loss(side, f"{colour_name[side]} crashed")
-            if line is None:
-                return loss(side, f"{colour_name[side]} loses on time (no move)")
-            if line.startswith("move "):
-                move_text = line.split()[1]
-            elif line.strip() == "resign" or "resign" in line.lower() and RESULT_RE.match(line):
-                return loss(side, f"{colour_name[side]} resigns")
-            elif line.startswith("Illegal move"):
-                return loss(side, f"{colour_name[side]} false illegal-move claim: {line}")
-            elif RESULT_RE.match(line):
-                claim = RESULT_RE.match(line)
-                own_loss = "0-1" if side == 0 else "1-0"
-                if claim.group(1) == own_loss:
-                    return loss(side, f"{colour_name[side]} resigns ({claim.group(3) or ''})")
-                return loss(side, f"{colour_name[side]} false claim: {line}")
+        try:
+            eng.go(rec.moves, side, clocks, controls)
+            move_text = eng.wait_move(t0 + limit)
+        except EngineDied:
+            return loss(side, "crashed")
+        except Forfeit as forfeit:
+            return loss(side, str(forfeit))
         elapsed = time.monotonic() - t0
-        if settings.st is None:
+        if control.st is None:
             clocks[side] -= elapsed
             if clocks[side] < -settings.grace and not settings.depth:
-                return loss(side, f"{colour_name[side]} loses on time")
-            clocks[side] += settings.inc
+                return loss(side, "loses on time")
+            clocks[side] += control.inc
         try:
             move = board.parse_move(move_text)
         except ValueError:
-            return loss(side, f"{colour_name[side]} illegal move {move_text}")
-        text = board.move_text(move)
+            return loss(side, f"illegal move {move_text}")
+        rec.moves.append(board.move_text(move))
         board.push(move)
-        rec.moves.append(text)
-        if not started[1 - side]:
-            other.send(other.move_cmd(text))     # still in force mode: keep it in step
 
 
 def end_game(engines: list, rec: GameRecord) -> None:
     for eng in engines:
-        try:
-            eng.send(f"result {rec.result} {{{rec.reason}}}", "force")
-            if not eng.sync(5.0):
-                eng.restart()
-        except EngineDied:
-            eng.restart()
+        eng.end_game(rec.result, rec.reason)
 
 
-# ---------------------------------------------------------------- PGN and stats
+# ---------------------------------------------------------------- PGN
 def pgn_text(rec: GameRecord, settings: Settings) -> str:
-    tc = f"{settings.st}s/move" if settings.st is not None else f"{settings.base:g}+{settings.inc:g}"
+    base_control = settings.control().pgn()
+    white_control, black_control = ((c.pgn() for c in rec.controls) if rec.controls
+                                    else (base_control, base_control))
     tags = [("Event", "fairymax match"), ("Site", os.uname().nodename),
-            ("Date", time.strftime("%Y.%m.%d")), ("Round", str(rec.round)),
+            ("Date", time.strftime("%Y.%m.%d")), ("Round", rec.round_tag or str(rec.round)),
             ("White", rec.white), ("Black", rec.black), ("Result", rec.result),
-            ("Variant", settings.variant), ("TimeControl", tc), ("PlyCount", str(len(rec.moves))),
-            ("Termination", rec.reason)]
+            ("Variant", settings.variant), ("TimeControl", base_control)]
+    if white_control != black_control:
+        tags += [("WhiteTimeControl", white_control), ("BlackTimeControl", black_control)]
+    if rec.fen:
+        tags += [("SetUp", "1"), ("FEN", rec.fen)]
+    tags += [("PlyCount", str(len(rec.moves))), ("Termination", rec.reason)]
     out = [f'[{k} "{v}"]' for k, v in tags]
+    black_first = bool(rec.fen) and rec.fen.split()[1] == "b"
     words = []
     for i, move in enumerate(rec.moves):
-        if i % 2 == 0:
-            words.append(f"{i // 2 + 1}.")
+        ply = i + black_first
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        elif i == 0:
+            words.append(f"{ply // 2 + 1}...")
         words.append(move)
         if i + 1 == rec.book:
             words.append("{book}")
@@ -354,22 +790,67 @@ def pgn_text(rec: GameRecord, settings: Settings) -> str:
     return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n\n"
 
 
+@dataclass
+class PgnGame:
+    opponent: int               # 1 unless the Round tag is "OPPONENT.GAME"
+    round: int
+    white: str
+    black: str
+    result: str
+    variant: str
+    opening: Opening            # the start position and the moves before {book}
+
+
+def split_pgn(text: str):
+    """(tags, movetext) of each game; a tag line after movetext starts the next game."""
+    tags: dict = {}
+    moves: list = []
+    for line in text.splitlines():
+        tag = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', line)
+        if tag:
+            if moves:
+                yield tags, " ".join(moves)
+                tags, moves = {}, []
+            tags[tag.group(1)] = tag.group(2)
+        elif line.strip():
+            moves.append(line)
+    if tags:
+        yield tags, " ".join(moves)
+
+
+def book_of(movetext: str) -> list:
+    """The moves before the {book} comment (none if there is none)."""
+    moves = []
+    for token in re.findall(r"\{[^}]*\}|\S+", movetext):
+        if token == "{book}":
+            return moves
+        if not token.startswith("{") and not re.fullmatch(r"\d+\.*|1-0|0-1|1/2-1/2|\*", token):
+            moves.append(token)
+    return []
+
+
 def read_pgn(path: Path) -> list:
-    """(round, white, black, result) of the games already in a PGN file."""
+    """The finished games of a PGN written by this runner, one per (opponent, round):
+    the first with a result; games without a valid Round tag or result are skipped."""
     if not path.exists():
         return []
-    games, tags = [], {}
-    for line in path.read_text().splitlines():
-        m = re.match(r'^\[(\w+) "(.*)"\]$', line)
-        if m:
-            tags[m.group(1)] = m.group(2)
-            if m.group(1) == "Result" and "Round" in tags:
-                games.append((int(tags["Round"]), tags.get("White", ""), tags.get("Black", ""),
-                              m.group(2)))
-                tags = {}
+    games, seen = [], set()
+    for tags, movetext in split_pgn(path.read_text()):
+        round_tag = re.fullmatch(r"(?:(\d+)\.)?(\d+)", tags.get("Round", ""))
+        result = tags.get("Result", "*")
+        if not round_tag or result not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        key = (int(round_tag.group(1) or 1), int(round_tag.group(2)))
+        if key in seen:
+            continue
+        seen.add(key)
+        games.append(PgnGame(*key, tags.get("White", ""), tags.get("Black", ""), result,
+                             tags.get("Variant", "normal"),
+                             Opening(book_of(movetext), tags.get("FEN"))))
     return games
 
 
+# ---------------------------------------------------------------- statistics
 def score_of(result: str, engine1_white: bool) -> float | None:
     value = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result)
     if value is None:
@@ -379,10 +860,22 @@ def score_of(result: str, engine1_white: bool) -> float | None:
 
 def elo(score: float) -> float:
     score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return 0.0 - 400.0 * math.log10(1.0 / score - 1.0)     # 0.0 -: +0, never -0
+
+
+def expected_score(elo_diff: float) -> float:
+    """The logistic model: the score of an engine `elo_diff` stronger."""
+    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+
+
+def elo_interval(mean: float, var: float, n: float) -> tuple:
+    """(Elo, low, high) of a mean score with a 95% normal interval."""
+    sigma = math.sqrt(var / n)
+    return elo(mean), elo(mean - 1.96 * sigma), elo(mean + 1.96 * sigma)
 
 
 def summary(scores: list) -> str:
+    """Per-game (trinomial) W-L-D, score and Elo."""
     n = len(scores)
     if not n:
         return "no games"
@@ -390,114 +883,434 @@ def summary(scores: list) -> str:
     draws = n - wins - losses
     mean = sum(scores) / n
     var = sum((s - mean) ** 2 for s in scores) / n
-    sigma = math.sqrt(var / n)
-    lo, hi = elo(mean - 1.96 * sigma), elo(mean + 1.96 * sigma)
+    value, lo, hi = elo_interval(mean, var, n)
     return (f"games {n}: +{wins} -{losses} ={draws}  score {100 * mean:.1f}%  "
-            f"Elo {elo(mean):+.0f} [{lo:+.0f}, {hi:+.0f}] (95%)")
+            f"Elo {value:+.0f} [{lo:+.0f}, {hi:+.0f}] (95%)")
+
+
+def pentanomial(pair_scores: list) -> list:
+    """Counts of pairs scoring 0, 1/2, 1, 3/2 and 2 (LL, LD, LW+DD, WD, WW)."""
+    counts = [0] * 5
+    for score in pair_scores:
+        counts[round(score * 2)] += 1
+    return counts
+
+
+def penta_stats(counts: list) -> tuple:
+    """(pairs, mean, variance) of the pair score scaled to 0..1."""
+    n = sum(counts)
+    mean = sum(c * i / 4 for i, c in enumerate(counts)) / n
+    var = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(counts)) / n
+    return n, mean, var
+
+
+def penta_summary(counts: list) -> str:
+    """Per-pair (pentanomial) counts, score and Elo."""
+    if not sum(counts):
+        return "no game pairs"
+    n, mean, var = penta_stats(counts)
+    value, lo, hi = elo_interval(mean, var, n)
+    return (f"pairs {n}: {counts}  score {100 * mean:.1f}%  "
+            f"Elo {value:+.0f} [{lo:+.0f}, {hi:+.0f}] (95%)")
+
+
+def constrained_mle(probs: list, values: list, mean: float) -> list:
+    """The most likely distribution on `values`, given observed `probs`, whose mean is
+    `mean`: q_i = p_i / (1 + x (v_i - mean)) with x the root of sum q_i (v_i - mean) = 0,
+    found by bisection (the sum falls as x grows)."""
+    deltas = [v - mean for v in values]
+    low, high = -1.0 / max(deltas), -1.0 / min(deltas)
+    while True:
+        x = (low + high) / 2
+        if x in (low, high):
+            break
+        if sum(p * d / (1 + x * d) for p, d in zip(probs, deltas)) > 0:
+            low = x
+        else:
+            high = x
+    return [p / (1 + x * d) for p, d in zip(probs, deltas)]
+
+
+def sprt_llr(counts: list, elo0: float, elo1: float) -> float:
+    """Generalised log-likelihood ratio of elo1 against elo0 (logistic Elo) from pentanomial
+    counts, as fishtest's LLR_logistic: the pair results' distribution (empty cells set to
+    1e-3) against its most likely versions with expected pair scores s0 and s1.  For many
+    pairs it is about 0.5 N (s1 - s0)(2 mean - s0 - s1) / var (the GSPRT approximation),
+    but unlike that it stays small after a few lopsided pairs."""
+    if not sum(counts):
+        return 0.0
+    regular = [c if c else 1e-3 for c in counts]
+    n = sum(regular)
+    probs = [c / n for c in regular]
+    values = [i / 4 for i in range(5)]
+    q0, q1 = (constrained_mle(probs, values, expected_score(e)) for e in (elo0, elo1))
+    return n * sum(p * math.log(b / a) for p, a, b in zip(probs, q0, q1))
+
+
+@dataclass
+class Sprt:
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def bounds(self) -> tuple:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def verdict(self, llr: float) -> str | None:
+        lower, upper = self.bounds()
+        return "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else None
+
+
+class Results:
+    """Engine 1's scores against one opponent by round; rounds 2k-1 and 2k are pair k."""
+
+    def __init__(self):
+        self.scores: dict = {}
+
+    def add(self, round_number: int, score: float) -> None:
+        self.scores[round_number] = score
+
+    def games(self) -> list:
+        return [self.scores[r] for r in sorted(self.scores)]
+
+    def pair_scores(self) -> list:
+        return [self.scores[r] + self.scores[r + 1] for r in sorted(self.scores)
+                if r % 2 == 1 and r + 1 in self.scores]
+
+    def pair_complete(self, round_number: int) -> bool:
+        first = round_number - (round_number + 1) % 2
+        return first in self.scores and first + 1 in self.scores
+
+
+def sprt_line(results: Results, sprt: Sprt) -> str:
+    """Pairs, W-L-D, pentanomial counts, score, Elo +- 95%, LLR (lower, upper)."""
+    scores = results.games()
+    wins, losses = scores.count(1.0), scores.count(0.0)
+    counts = pentanomial(results.pair_scores())
+    n, mean, var = penta_stats(counts)
+    value, lo, hi = elo_interval(mean, var, n)
+    lower, upper = sprt.bounds()
+    return (f"pairs {n}  +{wins} -{losses} ={len(scores) - wins - losses}  penta {counts}  "
+            f"score {100 * mean:.1f}%  Elo {value:+.1f} +- {(hi - lo) / 2:.1f}  "
+            f"LLR {sprt_llr(counts, sprt.elo0, sprt.elo1):+.2f} ({lower:+.2f}, {upper:+.2f})")
+
+
+# ---------------------------------------------------------------- scheduling
+class Scheduler:
+    """Hands out (opponent, round) in order, skipping rounds already played, up to the cap
+    (None: no cap), and none of an opponent whose SPRT has ended."""
+
+    def __init__(self, opponents: list, cap: int | None, played: dict):
+        self.opponents, self.cap = opponents, cap
+        self.taken = {opp.index: set(played.get(opp.index, ())) for opp in opponents}
+        self.lowest = {opp.index: 1 for opp in opponents}
+        self.closed: set = set()
+        self.lock = threading.Lock()
+
+    def next_task(self) -> tuple | None:
+        with self.lock:
+            for opp in self.opponents:
+                if opp.index in self.closed:
+                    continue
+                taken = self.taken[opp.index]
+                while self.lowest[opp.index] in taken:
+                    self.lowest[opp.index] += 1
+                round_number = self.lowest[opp.index]
+                if self.cap is not None and round_number > self.cap:
+                    continue
+                taken.add(round_number)
+                return opp, round_number
+            return None
+
+    def close(self, opponent_index: int) -> None:
+        with self.lock:
+            self.closed.add(opponent_index)
+
+    def close_all(self) -> None:
+        with self.lock:
+            self.closed.update(opp.index for opp in self.opponents)
 
 
 # ---------------------------------------------------------------- main
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine1", default=f"{shlex.quote(sys.executable)} xboard.py",
-                    help="command of engine 1 (default: this repo's engine)")
-    ap.add_argument("--engine2", default=FAIRYMAX, help=f"command of engine 2 (default {FAIRYMAX})")
+                    help="command of engine 1 (default: this repo's engine); uci:COMMAND for UCI")
+    ap.add_argument("--engine2", action="append", default=[],
+                    help=f"an opponent: COMMAND or COMMAND@odds=N, uci:COMMAND for UCI; "
+                         f"repeat for a gauntlet (default {FAIRYMAX})")
+    ap.add_argument("--gauntlet", help="file of opponents, one --engine2 spec a line (# comments)")
+    ap.add_argument("--odds2", type=float, default=1.0,
+                    help="engine 2 gets 1/N of the base time and increment (default 1)")
     ap.add_argument("--option1", action="append", default=[], help="NAME=VALUE for engine 1")
-    ap.add_argument("--option2", action="append", default=[], help="NAME=VALUE for engine 2")
-    ap.add_argument("--memory", type=int, default=None, help="send `memory MB` to both engines")
+    ap.add_argument("--option2", action="append", default=[],
+                    help="NAME=VALUE for every engine 2")
+    ap.add_argument("--memory", type=int, default=None,
+                    help="send `memory MB` (UCI: Hash) to every engine")
     ap.add_argument("--variant", default="normal")
     ap.add_argument("--ini", help="our ini for the referee (default: the package's pieces.ini)")
-    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--games", type=int, default=None,
+                    help="games per opponent (default 2; with --sprt: a cap, default none)")
     ap.add_argument("--tc", default="10+0.1", help="BASE+INC in seconds (default 10+0.1)")
     ap.add_argument("--st", type=float, help="fixed seconds per move instead of --tc")
-    ap.add_argument("--depth", type=int, help="also send `sd DEPTH`")
+    ap.add_argument("--depth", type=int, help="also send `sd DEPTH` (UCI: go depth)")
+    ap.add_argument("--sprt", help="ELO0,ELO1: stop at a decision of the pentanomial SPRT")
+    ap.add_argument("--alpha", type=float, default=0.05)
+    ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--openings", help="file of openings, one a line: XBoard moves or a FEN/EPD")
     ap.add_argument("--opening-plies", type=int, default=6)
+    ap.add_argument("--balanced", type=int, metavar="CP",
+                    help="keep random openings our search scores within +-CP centipawns")
+    ap.add_argument("--balanced-depth", type=int, default=8,
+                    help="search depth for --balanced (default 8)")
+    ap.add_argument("--write-openings", metavar="FILE",
+                    help="write --count generated openings to FILE and exit")
+    ap.add_argument("--count", type=int, default=100, help="openings for --write-openings")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=600)
-    ap.add_argument("--grace", type=float, default=0.0, help="seconds past zero before a flag falls")
+    ap.add_argument("--grace", type=float, default=0.0,
+                    help="seconds past zero before a flag falls")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--pgn", default="match.pgn")
     ap.add_argument("--resume", action="store_true", help="skip rounds already in the PGN")
     ap.add_argument("--log", help="write all engine traffic to this file")
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="no line per game")
     args = ap.parse_args(argv)
+    if args.sprt:
+        try:
+            elo0, elo1 = (float(x) for x in args.sprt.split(","))
+        except ValueError:
+            ap.error(f"--sprt wants ELO0,ELO1, not {args.sprt}")
+        if not elo0 < elo1 or not 0 < args.alpha < 1 or not 0 < args.beta < 1:
+            ap.error("--sprt wants ELO0 < ELO1 and 0 < alpha, beta < 1")
+        args.sprt = Sprt(elo0, elo1, args.alpha, args.beta)
+    if args.games is None and not args.sprt:
+        args.games = 2
+    return args
 
+
+def gather_opponents(args) -> list:
+    specs = list(args.engine2)
+    if args.gauntlet:
+        try:
+            lines = Path(args.gauntlet).read_text().splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise BadInput(f"cannot read gauntlet file {args.gauntlet}: {err}")
+        specs += [line.strip() for line in lines
+                  if line.strip() and not line.lstrip().startswith("#")]
+    return [parse_opponent(spec, i, args.odds2) for i, spec in enumerate(specs or [FAIRYMAX], 1)]
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args, argv)
+    except BadInput as err:
+        print(f"match.py: {err}", file=sys.stderr)
+        return 2
+
+
+def run(args, argv) -> int:
     base, _, inc = args.tc.partition("+")
-    settings = Settings(variant=args.variant, base=float(base), inc=float(inc or 0), st=args.st,
+    try:
+        base_seconds, inc_seconds = float(base), float(inc or 0)
+    except ValueError:
+        raise BadInput(f"--tc wants BASE+INC in seconds, not {args.tc}")
+    settings = Settings(variant=args.variant, base=base_seconds, inc=inc_seconds, st=args.st,
                         depth=args.depth, opening_plies=args.opening_plies, seed=args.seed,
-                        max_plies=args.max_plies, grace=args.grace, ini=args.ini)
+                        max_plies=args.max_plies, grace=args.grace, ini=args.ini,
+                        balanced=args.balanced, balanced_depth=args.balanced_depth)
     try:
         make_board(settings)
     except KeyError:
-        print(f"unknown variant {args.variant}", file=sys.stderr)
-        return 2
+        raise BadInput(f"unknown variant {args.variant}")
+    except (OSError, ValueError) as err:      # the loader's IniError is a ValueError
+        raise BadInput(f"cannot load variants: {err}")
+
+    if args.write_openings:
+        command = "python scripts/match.py " + shlex.join(sys.argv[1:] if argv is None else argv)
+        pairs = write_openings(settings, args.write_openings, args.count, command)
+        print(f"wrote {args.count} openings to {args.write_openings} ({pairs} generated)")
+        return 0
+
+    openings = Openings(settings, load_openings(settings, args.openings) if args.openings else None)
+    openings.for_pair(0)                # a variant --balanced cannot serve fails now
+    opponents = gather_opponents(args)
     pgn = Path(args.pgn)
-    pgn.parent.mkdir(parents=True, exist_ok=True)
-    done = read_pgn(pgn) if args.resume else []
-    if not args.resume and pgn.exists():
-        pgn.unlink()
-    done_rounds = {r for r, *_ in done}
-    todo: "queue.Queue[int]" = queue.Queue()
-    for g in range(1, args.games + 1):
-        if g not in done_rounds:
-            todo.put(g)
-    lock = threading.Lock()
-    scores = [s for r, _, _, res in done
-              if (s := score_of(res, r % 2 == 1)) is not None]
-    log_file = open(args.log, "a") if args.log else None
-
-    def log(text):
-        if log_file:
-            with lock:
-                log_file.write(f"{time.monotonic():.3f} {text}\n")
-                log_file.flush()
-
-    def worker(wid: int):
-        e1 = Engine(args.engine1, "engine1", args.option1, args.memory, log)
-        e2 = Engine(args.engine2, "engine2", args.option2, args.memory, log)
-        try:
-            while True:
-                try:
-                    g = todo.get_nowait()
-                except queue.Empty:
-                    return
-                pair = (g - 1) // 2
-                book = opening(settings, pair)
-                white_first = g % 2 == 1
-                engines = [e1, e2] if white_first else [e2, e1]
-                rec = GameRecord(g, engines[0].name, engines[1].name)
-                try:
-                    play_game(engines, rec, settings, book)
-                except EngineDied as died:
-                    side = 0 if engines[0].label == str(died) else 1
-                    rec.result = "0-1" if side == 0 else "1-0"
-                    rec.reason = f"{('White', 'Black')[side]} died"
-                end_game(engines, rec)
-                s = score_of(rec.result, white_first)
-                with lock:
-                    with open(pgn, "a") as f:
-                        f.write(pgn_text(rec, settings))
-                    if s is not None:
-                        scores.append(s)
-                    if not args.quiet:
-                        print(f"game {g}: {rec.white} - {rec.black} {rec.result} {{{rec.reason}}}"
-                              f"  [{summary(scores)}]", flush=True)
-        finally:
-            e1.close()
-            e2.close()
-
-    threads = [threading.Thread(target=worker, args=(i,), daemon=True)
-               for i in range(max(1, args.concurrency))]
-    for t in threads:
-        t.start()
     try:
+        pgn.parent.mkdir(parents=True, exist_ok=True)
+        done = read_pgn(pgn) if args.resume else []
+        if not args.resume and pgn.exists():
+            pgn.unlink()
+    except (OSError, UnicodeDecodeError) as err:
+        raise BadInput(f"cannot use PGN file {pgn}: {err}")
+    for game in done:
+        try:
+            if game.variant != settings.variant:
+                raise ValueError(f"it is a {game.variant} game")
+            check_opening(settings, game.opening)
+        except ValueError as err:
+            raise BadInput(f"cannot resume from {pgn}: round {game.round}: {err}")
+
+    log_file = open(args.log, "a") if args.log else None
+    try:
+        games = Match(args, settings, openings, opponents, pgn, log_file, done)
+        games.check_engines()
+        return games.run()
+    finally:
+        if log_file:
+            log_file.close()
+
+
+class Match:
+    """Engine 1's games against every opponent, played by --concurrency worker threads."""
+
+    def __init__(self, args, settings: Settings, openings: Openings, opponents: list,
+                 pgn: Path, log_file, done: list):
+        """`done`: the games the PGN holds (--resume); their rounds are not played again."""
+        self.args, self.settings, self.openings = args, settings, openings
+        self.opponents, self.pgn, self.log_file = opponents, pgn, log_file
+        self.gauntlet = len(opponents) > 1
+        self.sprt: Sprt | None = args.sprt
+        self.results = {opp.index: Results() for opp in opponents}
+        self.books: dict = {}           # (opponent, round) -> the Opening the PGN recorded
+        self.verdicts: dict = {}        # opponent -> "H1 accepted" or "H0 accepted"
+        self.failures: list = []
+        self.lock = threading.Lock()    # the PGN, the results and the console
+        played: dict = {}
+        for game in done:
+            if game.opponent in self.results:
+                self.results[game.opponent].add(game.round,
+                                                score_of(game.result, game.round % 2 == 1))
+                played.setdefault(game.opponent, set()).add(game.round)
+                self.books[game.opponent, game.round] = game.opening
+        self.scheduler = Scheduler(opponents, args.games, played)
+
+    def log(self, text: str) -> None:
+        if self.log_file:
+            with self.lock:
+                self.log_file.write(f"{time.monotonic():.3f} {text}\n")
+                self.log_file.flush()
+
+    def label(self, opp: Opponent) -> str:
+        return f"engine2.{opp.index}" if self.gauntlet else "engine2"
+
+    def engine1(self) -> EngineProcess:
+        return make_engine(self.args.engine1, "engine1", self.args.option1, self.args.memory,
+                           self.log)
+
+    def engine2(self, opp: Opponent) -> EngineProcess:
+        return make_engine(opp.command, self.label(opp), self.args.option2, self.args.memory,
+                           self.log)
+
+    def check_engines(self) -> None:
+        """Start every engine once, so that bad input stops the run before any game."""
+        for start in [self.engine1] + [functools.partial(self.engine2, o) for o in self.opponents]:
+            engine = start()
+            try:
+                engine.check(self.settings.variant, self.openings.needs_setboard())
+            finally:
+                engine.close()
+
+    def heading(self, opp: Opponent) -> str:
+        odds = f" at 1/{opp.odds:g} time" if opp.odds != 1 else ""
+        return f"vs {opp.command}{odds}: " if self.gauntlet or odds else ""
+
+    def judge(self, opp: Opponent) -> None:
+        """The SPRT line after a finished pair; an opponent's games end at a decision."""
+        results = self.results[opp.index]
+        print(f"{self.heading(opp)}{sprt_line(results, self.sprt)}", flush=True)
+        counts = pentanomial(results.pair_scores())
+        verdict = self.sprt.verdict(sprt_llr(counts, self.sprt.elo0, self.sprt.elo1))
+        if verdict and opp.index not in self.verdicts:
+            self.verdicts[opp.index] = verdict
+            self.scheduler.close(opp.index)
+            print(f"{self.heading(opp)}{verdict}", flush=True)
+
+    def play_round(self, opp: Opponent, g: int, engine1, engine2) -> None:
+        """Game `g` against `opp`, written to the PGN and counted."""
+        partner = g + 1 if g % 2 == 1 else g - 1
+        start = self.books.get((opp.index, partner)) or self.openings.for_pair((g - 1) // 2)
+        white_first = g % 2 == 1
+        own, theirs = self.settings.control(), self.settings.control().with_odds(opp.odds)
+        engines = [engine1, engine2] if white_first else [engine2, engine1]
+        controls = [own, theirs] if white_first else [theirs, own]
+        round_tag = f"{opp.index}.{g}" if self.gauntlet else str(g)
+        rec = GameRecord(g, engines[0].name, engines[1].name, round_tag=round_tag)
+        try:
+            play_game(engines, rec, self.settings, start, controls)
+        except EngineDied as died:
+            side = 0 if engines[0].label == str(died) else 1
+            rec.result = "0-1" if side == 0 else "1-0"
+            rec.reason = f"{('White', 'Black')[side]} died"
+        end_game(engines, rec)
+        results = self.results[opp.index]
+        with self.lock:
+            with open(self.pgn, "a") as f:
+                f.write(pgn_text(rec, self.settings))
+            results.add(g, score_of(rec.result, white_first))
+            if not self.args.quiet:
+                print(f"game {round_tag}: {rec.white} - {rec.black} {rec.result} "
+                      f"{{{rec.reason}}}  [{summary(results.games())}]", flush=True)
+            if self.sprt and results.pair_complete(g):
+                self.judge(opp)
+
+    def worker(self) -> None:
+        """Play the scheduler's rounds; an opponent's engine lives while its rounds last."""
+        engine1 = engine2 = current = None
+        try:
+            while (task := self.scheduler.next_task()) is not None:
+                opp, g = task
+                engine1 = engine1 or self.engine1()
+                if current is not opp:
+                    if engine2:
+                        engine2.close()
+                    engine2, current = self.engine2(opp), opp
+                self.play_round(opp, g, engine1, engine2)
+        except (BadInput, OSError) as err:
+            with self.lock:
+                self.failures.append(str(err))
+            self.scheduler.close_all()
+        finally:
+            for engine in (engine1, engine2):
+                if engine:
+                    engine.close()
+
+    def run(self) -> int:
+        if self.sprt:                   # where resumed pairs already decide
+            for opp in self.opponents:
+                if self.results[opp.index].pair_scores():
+                    self.judge(opp)
+        threads = [threading.Thread(target=self.worker, daemon=True)
+                   for _ in range(max(1, self.args.concurrency))]
         for t in threads:
-            t.join()
-    except KeyboardInterrupt:
-        print("interrupted; rerun with --resume to continue", file=sys.stderr)
-        return 130
-    print(summary(scores))
-    return 0
+            t.start()
+        try:
+            for t in threads:
+                t.join()
+        except KeyboardInterrupt:
+            print("interrupted; rerun with --resume to continue", file=sys.stderr)
+            return 130
+        for opp in self.opponents:
+            self.print_summary(opp)
+        if self.failures:
+            print(f"match.py: stopped: {self.failures[0]}", file=sys.stderr)
+            return 1
+        return 0
+
+    def print_summary(self, opp: Opponent) -> None:
+        results, heading = self.results[opp.index], self.heading(opp)
+        counts = pentanomial(results.pair_scores())
+        print(f"{heading}{summary(results.games())}")
+        print(f"{heading}{penta_summary(counts)}")
+        if self.sprt:
+            lower, upper = self.sprt.bounds()
+            print(f"{heading}SPRT [{self.sprt.elo0:g}, {self.sprt.elo1:g}] "
+                  f"LLR {sprt_llr(counts, self.sprt.elo0, self.sprt.elo1):+.2f} "
+                  f"({lower:+.2f}, {upper:+.2f}): {self.verdicts.get(opp.index, 'no decision')}")
 
 
 if __name__ == "__main__":
