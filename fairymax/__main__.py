@@ -1,4 +1,4 @@
-"""Command line: `python -m fairymax perft|bench|xboard ...`."""
+"""Command line: `python -m fairymax [xboard] | perft ... | bench ...`."""
 from __future__ import annotations
 
 import argparse
@@ -58,10 +58,14 @@ def perft_main(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`fairymax [xboard] [--ini FILE] [--hash MB]` serves a GUI (CECP, or UCI if the
+    first line is `uci`); `fairymax perft|bench ...` are the tools."""
     argv = sys.argv[1:] if argv is None else argv
     commands = ("perft", "bench", "xboard")
-    if not argv or argv[0] not in commands:
-        print(f"usage: python -m fairymax {{{','.join(commands)}}} ...", file=sys.stderr)
+    if not argv or argv[0].startswith("-"):
+        argv = ["xboard", *argv]
+    if argv[0] not in commands:
+        print(f"usage: python -m fairymax [{{{','.join(commands)}}}] ...", file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
     if command == "perft":
@@ -69,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     if command == "bench":
         from fairymax import bench
         return bench.main(rest)
-    from fairymax import driver
-    return driver.main(rest)
+    from fairymax import frontend
+    return frontend.main(rest)
 
 
 if __name__ == "__main__":

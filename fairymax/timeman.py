@@ -1,9 +1,10 @@
-"""Time management: turn CECP clock commands into search limits.
+"""Time management: turn clock commands into search limits.
 
-Pure Python, no engine imports.  The driver feeds the protocol's clock commands
-(`level`, `st`, `sd`, `nps`, `time`, `otim`) into a TimeManager and asks it for
-the limits of the next search with `allot()`.  All quantities inside are
-milliseconds (CECP's centiseconds and seconds are converted once, here).
+Pure Python, no engine imports.  The CECP front end feeds the protocol's clock
+commands (`level`, `st`, `sd`, `nps`, `time`, `otim`) into a TimeManager and the
+session asks it for the limits of the next search with `allot()`; UCI's `go`
+carries its clock with it and gets its limits from `for_go()`.  All quantities
+inside are milliseconds (CECP's centiseconds and seconds are converted once, here).
 
 Policy, in short:
 - `st S`: a hard limit of S seconds per move minus the move overhead; unused time
@@ -18,6 +19,8 @@ Policy, in short:
 - No time control received since start-up: with `sd` (python-chess's
   Limit(depth=...) sends only that) no time limit at all; with nothing, a few
   seconds per move.
+- UCI `go`: `movetime` as `st`, `wtime`/`btime` + `winc`/`binc` (+ `movestogo`) as a
+  clock reading of `level`, `depth` and `nodes` as caps; nothing at all: no limit.
 Absurd input (zero or negative clocks, `st 0`) yields tiny limits, never an
 exception from allot().
 """
@@ -170,12 +173,10 @@ class TimeManager:
             if self.nps:                          # python-chess's node limit: nps 1 + st N
                 limits.nodes = max(1, int(self.st_ms / 1000.0 * self.nps))
                 return limits
-            hard = self.st_ms - self.overhead_ms
-            hard = max(hard, min(self.st_ms * 0.5, 20.0), MIN_HARD_MS)
-            limits.hard_ms = hard
-            limits.soft_ms = hard * 0.6
+            limits.soft_ms, limits.hard_ms = fixed_time_budget(self.st_ms, self.overhead_ms)
         elif self.mode == "level":
-            soft, hard = self._clock_budget()
+            soft, hard = clock_budget(self.clock_ms, self.inc_ms, self.moves_to_go(),
+                                      0.0 if self.nps else self.overhead_ms)
             if self.nps:
                 limits.nodes = max(1, int(hard / 1000.0 * self.nps))
                 limits.soft_nodes = max(1, int(soft / 1000.0 * self.nps))
@@ -186,22 +187,48 @@ class TimeManager:
             limits.soft_ms, limits.hard_ms = UNTIMED_SOFT_MS, UNTIMED_HARD_MS
         return limits
 
-    def _clock_budget(self) -> tuple[float, float]:
-        """(soft, hard) ms for a move from the own clock and increment."""
-        mtg = self.moves_to_go()
-        overhead = 0.0 if self.nps else self.overhead_ms
-        # keep the overhead for this move and a latency share for each later one
-        reserve = overhead * (1.0 + LATENCY_SHARE * (mtg - 1)) if not self.inc_ms else overhead
-        avail = self.clock_ms - reserve
-        if avail <= 0:
-            # out of time already (or nearly): move at once
-            return 0.0, max(MIN_HARD_MS, min(self.clock_ms * 0.1, 10.0))
-        target = avail / mtg + 0.75 * self.inc_ms
-        if mtg == 1:
-            target = min(target, avail * 0.7)
-            hard = min(target * 1.3, avail * 0.85)
-        else:
-            target = min(target, avail * 0.4)
-            hard = min(target * 3.0, avail * 0.5)
-        hard = max(hard, MIN_HARD_MS)
-        return target * 0.6, hard
+    def for_go(self, clock_ms: Optional[float] = None, inc_ms: float = 0.0,
+               moves_to_go: Optional[int] = None, move_time_ms: Optional[float] = None,
+               depth: Optional[int] = None, nodes: Optional[int] = None) -> Limits:
+        """The limits of a UCI `go`: the side to move's clock and increment (with the
+        moves to the next control, if given), or a fixed time per move, and caps on
+        depth and nodes.  Without any of them the search has no limit (it runs until
+        `stop`, as Stockfish's does)."""
+        limits = Limits(depth=depth, nodes=nodes)
+        if move_time_ms is not None:
+            limits.soft_ms, limits.hard_ms = fixed_time_budget(move_time_ms, self.overhead_ms)
+        elif clock_ms is not None:
+            if moves_to_go:
+                mtg = max(1, min(MAX_MOVES_TO_GO, moves_to_go))
+            else:
+                mtg = SUDDEN_DEATH_MOVES if inc_ms else SUDDEN_DEATH_MOVES_NO_INC
+            limits.soft_ms, limits.hard_ms = clock_budget(clock_ms, max(0.0, inc_ms), mtg,
+                                                          self.overhead_ms)
+        return limits
+
+
+def fixed_time_budget(move_ms: float, overhead_ms: float) -> tuple[float, float]:
+    """(soft, hard) ms for a fixed time per move: all of it but the overhead."""
+    hard = move_ms - overhead_ms
+    hard = max(hard, min(move_ms * 0.5, 20.0), MIN_HARD_MS)
+    return hard * 0.6, hard
+
+
+def clock_budget(clock_ms: float, inc_ms: float, mtg: int, overhead_ms: float) -> tuple[float, float]:
+    """(soft, hard) ms for a move from the own clock and increment, with mtg own moves
+    to the next time control (an estimate in sudden death)."""
+    # keep the overhead for this move and a latency share for each later one
+    reserve = overhead_ms * (1.0 + LATENCY_SHARE * (mtg - 1)) if not inc_ms else overhead_ms
+    avail = clock_ms - reserve
+    if avail <= 0:
+        # out of time already (or nearly): move at once
+        return 0.0, max(MIN_HARD_MS, min(clock_ms * 0.1, 10.0))
+    target = avail / mtg + 0.75 * inc_ms
+    if mtg == 1:
+        target = min(target, avail * 0.7)
+        hard = min(target * 1.3, avail * 0.85)
+    else:
+        target = min(target, avail * 0.4)
+        hard = min(target * 3.0, avail * 0.5)
+    hard = max(hard, MIN_HARD_MS)
+    return target * 0.6, hard

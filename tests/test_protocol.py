@@ -270,7 +270,7 @@ def test_analyze_exclude_and_multipv(engine):
     time.sleep(0.5)
     engine.send("exit")
     lines += engine.sync()
-    pvs = [line.split()[4] for line in lines if re.match(THINK, line)]
+    pvs = [line.split("\t")[1].split()[0] for line in lines if re.match(THINK, line)]
     assert pvs and "a1a8" not in pvs
 
 
@@ -384,3 +384,46 @@ def test_sigint_ignored(engine):
 def test_draw_offer_declined_silently(engine):
     engine.send("new", "force", "st 0.1", "draw")
     assert engine.sync() == []
+
+
+def test_draw_offer_answered_during_own_search(engine):
+    """A `draw` that comes while the engine thinks is answered at once from the score so
+    far: accepted (`offer draw`) when losing, ignored without a word when winning."""
+    engine.send("new", "force", "post", "setboard 3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "st 5", "go")
+    engine.expect(THINK, 5)
+    t0 = time.monotonic()
+    engine.send("draw")
+    assert engine.expect(r"^(offer draw|move )", 5)[-1] == "offer draw"
+    assert time.monotonic() - t0 < 1.0
+    engine.send("?")
+    engine.expect(r"^move ", 5)
+    engine.send("new", "force", "post", "setboard 4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "st 0.5", "go")
+    engine.expect(THINK, 5)
+    engine.send("draw")
+    out = engine.expect(r"^move ", 5)
+    assert "offer draw" not in out
+    engine.sync()
+
+
+def test_thinking_output_has_seldepth_and_nps(engine):
+    engine.send("new", "force", "post", "sd 4", "go")
+    lines = [line for line in engine.expect(r"^move ", 10) if re.match(THINK, line)]
+    assert lines
+    for line in lines:
+        numbers, pv = line.split("\t")
+        depth, score, centis, nodes, seldepth, nps, tbhits = (int(n) for n in numbers.split())
+        assert seldepth >= 1 and nps >= 0 and tbhits == 0 and pv.split()
+    assert int(lines[-1].split()[0]) == 4
+
+
+def test_perft(engine):
+    engine.send("new", "force", "usermove e2e4", "perft 2")
+    out = engine.sync()
+    assert out[-2:] == ["", "Nodes searched: 600"]
+    counts = dict(line.split(": ") for line in out[:-2])
+    assert len(counts) == 20 and counts["e7e5"] == "29" and sum(map(int, counts.values())) == 600
+    engine.send("new", "variant roman", "force", "perft 1")
+    out = engine.sync()
+    assert out[-1] == "Nodes searched: 24" and "b0c2: 1" in out    # XBoard's 0-based ranks
+    engine.send("perft 0", "perft x")
+    assert engine.sync() == ["Error (bad argument): perft 0", "Error (bad argument): perft x"]

@@ -85,6 +85,7 @@ def test_analysis(engine):
     board.push_uci("e2e4")
     info = engine.analyse(board, chess.engine.Limit(depth=3))
     assert info["depth"] >= 3 and info["pv"] and info["pv"][0] in board.legal_moves
+    assert info["seldepth"] >= 1 and "nps" in info and info["tbhits"] == 0   # extended form
     info = engine.analyse(board, chess.engine.Limit(time=0.3))
     assert info["pv"][0] in board.legal_moves
     root = [chess.Move.from_uci("a7a6"), chess.Move.from_uci("h7h6")]

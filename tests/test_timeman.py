@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from fairymax.timeman import TimeManager, parse_base_ms, parse_level
+from fairymax.timeman import Limits, TimeManager, parse_base_ms, parse_level
 
 
 @pytest.mark.parametrize("text, want", [
@@ -157,3 +157,16 @@ def test_random_inputs_never_raise():
         lim = tm.allot()
         assert lim.hard_ms is None or lim.hard_ms > 0
         assert lim.nodes is None or lim.nodes >= 1
+
+
+def test_uci_go_limits():
+    tm = TimeManager(overhead_ms=50)
+    assert tm.for_go() == Limits()                          # no limit: until `stop`
+    assert tm.for_go(depth=5, nodes=1000) == Limits(depth=5, nodes=1000)
+    lim = tm.for_go(move_time_ms=300)
+    assert lim.hard_ms == pytest.approx(250) and lim.soft_ms < lim.hard_ms
+    lim = tm.for_go(clock_ms=10000, inc_ms=100)
+    assert 150 < lim.soft_ms < 500 and lim.soft_ms < lim.hard_ms < 2000   # as level 0 0:10 0.1
+    last = tm.for_go(clock_ms=10000, moves_to_go=1)
+    assert lim.hard_ms < last.hard_ms < 10000                # the last move before the control
+    assert 0 < tm.for_go(clock_ms=-100).hard_ms <= 10
