@@ -11,7 +11,9 @@
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
    deepening loop resume after its depth (quiescence nodes probe a small table that
    stays in the cache, full-width nodes the main one: see table_of);
-5. null move (non-PV, not in check, side has a piece other than pawns and royals);
+5. reverse futility pruning (non-PV, depth <= RFP_DEPTH: the evaluation exceeds beta
+   by a margin per ply), then null move (non-PV, not in check, side has a piece
+   other than pawns and royals);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
@@ -19,8 +21,9 @@
      by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, quiet
      moves by history (sorted once when reached); a new best move floats to the
      front of the list for the next iteration;
-   * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
-     quiescence;
+   * PVS, LMR by a depth x move-number table with re-search; near the leaves,
+     futility (margin per ply) and late-move pruning of quiet moves that do not
+     give check; delta pruning in quiescence;
    * after every iteration the result goes to the hash tables with its bound type;
 7. no legal move: mated (in check) or the variant's stalemate score.
 
@@ -29,6 +32,7 @@ aspiration windows, PVS over the root moves, exclude and multi-PV; every root mo
 subtree is searched `with nogil`, so stop() works from another thread.
 """
 from libc.stdlib cimport malloc, free
+from libc.math cimport log
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -70,7 +74,13 @@ cdef enum:
     STAGE_SORT_QUIETS = 3
     STAGE_QUIETS = 4
     STAGE_DONE = 5
-    FUTILITY_MARGIN = 100       # frontier: quiet moves can't lift eval more than this
+    FUTILITY_MARGIN = 100       # per ply of depth: quiet moves can't lift eval more than this
+    FUTILITY_DEPTH = 3          # futility pruning of quiet moves up to this depth
+    RFP_MARGIN = 80             # per ply: eval this far above beta fails high without a search
+    RFP_DEPTH = 6               # reverse futility pruning up to this depth
+    LMP_BASE = 3                # late-move pruning: quiet moves after LMP_BASE + depth^2 tried
+    LMP_DEPTH = 3               # late-move pruning up to this depth
+    LMR_MOVES = 64              # the LMR table's range of depths and move numbers
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
     BAD_CAPTURE_MARGIN = 50     # attacker worth this much more than a defended victim: skipped in QS
     ASPIRATION = 35             # initial half-width of the root window
@@ -92,19 +102,41 @@ cdef enum:
     F_MOBILITY = 512            # evaluation: mobility term
     F_CHECK_EXT = 1024          # +1 ply in check
     F_BAD_CAPTURES = 2048       # quiescence: skip defended victims taken by a more valuable piece
-    F_ALL = 4095
+    F_RFP = 4096                # reverse futility pruning (static null move) near the leaves
+    F_LMP = 8192                # late-move pruning of quiet moves near the leaves
+    F_ALL = 16383
     F_DEFAULT = F_ALL & ~F_IID_HASH
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
             "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY,
-            "check_ext": F_CHECK_EXT, "bad_captures": F_BAD_CAPTURES}
+            "check_ext": F_CHECK_EXT, "bad_captures": F_BAD_CAPTURES, "rfp": F_RFP,
+            "lmp": F_LMP}
 
 # Python-visible copies of the score constants (cdef enums are C only)
 globals().update({"MATE": <int>MATE, "INF": <int>INF, "MAX_PLY": <int>MAX_PLY,
                   "MATE_BOUND": <int>MATE_BOUND})
 
 cdef int features = F_DEFAULT       # read by search(); set per Searcher before each search
+
+# Late-move reductions by depth and move number: ln(depth) * ln(moves) / LMR_DIVISOR,
+# the shape strong engines use (more for late moves at high depth, none early).
+cdef double LMR_BASE = 0.75
+cdef double LMR_DIVISOR = 2.25
+cdef int lmr_table[LMR_MOVES][LMR_MOVES]
+
+
+cdef void init_lmr_table() noexcept nogil:
+    cdef int d, n
+    for d in range(LMR_MOVES):
+        for n in range(LMR_MOVES):
+            if d < 1 or n < 1:
+                lmr_table[d][n] = 0
+            else:
+                lmr_table[d][n] = <int>(LMR_BASE + log(d) * log(n) / LMR_DIVISOR)
+
+
+init_lmr_table()
 
 
 cdef struct Picker:
@@ -373,6 +405,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int static_eval = NO_EVAL, legal, new_depth, reduction, tactical, piece, victim
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
+    cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
+    cdef int made
 
     # 1. node count and polling (the hash bucket loads meanwhile; the parent has
     # asked for it already unless this node follows a null move or a special move)
@@ -447,7 +481,14 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
 
-    # 5. null move
+    # 5. reverse futility pruning: near the leaves, an evaluation far above beta
+    # would need more than a margin per ply of depth to be brought down
+    if (features & F_RFP and not qs and not pv_node and not in_chk and depth <= RFP_DEPTH
+            and static_eval != NO_EVAL and static_eval - RFP_MARGIN * depth >= beta
+            and beta > -MATE_BOUND and static_eval < MATE_BOUND):
+        return static_eval
+
+    # null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
             and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] > 0):
         reduction = 3 if depth >= 6 else 2
@@ -497,6 +538,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 piece = p.sq[mv_from(m)]
                 victim = captured_type(p, m)
                 tactical = victim != 0 or mv_promo(m) != 0
+                pruned_score = NO_EVAL
                 if qs:
                     if (features & F_DELTA and not mv_promo(m)
                             and static_eval + r.value[victim] + DELTA_MARGIN <= iter_alpha):
@@ -507,17 +549,28 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             and r.value[piece & TYPE_MASK] > r.value[victim] + BAD_CAPTURE_MARGIN
                             and attacked(p, r, mv_to(m), p.stm ^ 1)):
                         m = 0                   # a defended piece taken by a more valuable one
-                elif (features & F_FUTILITY and it == 1 and not in_chk and not tactical and legal > 0
-                        and static_eval != NO_EVAL and static_eval + FUTILITY_MARGIN <= iter_alpha
-                        and m != pk.killer1 and m != pk.killer2):
-                    if static_eval + FUTILITY_MARGIN > best:
-                        best = static_eval + FUTILITY_MARGIN
-                    m = 0
+                elif (not in_chk and not tactical and legal > 0 and it <= FUTILITY_DEPTH
+                        and m != pk.killer1 and m != pk.killer2 and iter_alpha > -MATE_BOUND):
+                    if (features & F_FUTILITY and static_eval != NO_EVAL
+                            and static_eval + FUTILITY_MARGIN * it <= iter_alpha):
+                        pruned_score = static_eval + FUTILITY_MARGIN * it
+                    elif (features & F_LMP and not pv_node and it <= LMP_DEPTH
+                            and legal >= LMP_BASE + it * it):
+                        pruned_score = -INF
+                made = 0
                 if m:
                     # start loading the child's bucket now: make_move's time is
                     # added to the time the bucket has to arrive before the probe
                     tt_prefetch(table_of(s, 0 if qs else it - 1), key_after(p, r, m))
-                if m and make_move(p, r, m):
+                    made = make_move(p, r, m)
+                    if made and pruned_score != NO_EVAL and not in_check(p, r):
+                        # pruned (futility, late move) unless it gives check: a
+                        # quiet check near the leaves may mate
+                        unmake_move(p, r)
+                        made = 0
+                        if pruned_score > best:
+                            best = pruned_score
+                if made:
                     legal += 1
                     new_depth = it - 1
                     if qs:
@@ -528,9 +581,12 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                         reduction = 0
                         if (features & F_LMR and it >= 3 and legal > 3 and not tactical and not in_chk
                                 and m != pk.killer1 and m != pk.killer2 and not in_check(p, r)):
-                            reduction = 1
-                            if legal > 12 and it >= 6:
-                                reduction = 2
+                            reduction = lmr_table[it if it < LMR_MOVES else LMR_MOVES - 1][
+                                legal if legal < LMR_MOVES else LMR_MOVES - 1]
+                            if pv_node and reduction > 0:
+                                reduction -= 1
+                            if reduction > new_depth - 1:
+                                reduction = new_depth - 1
                         score = -search(s, -iter_alpha - 1, -iter_alpha, new_depth - reduction, ply + 1, 1)
                         if reduction and score > iter_alpha and not s.aborted:
                             score = -search(s, -iter_alpha - 1, -iter_alpha, new_depth, ply + 1, 1)
