@@ -690,6 +690,10 @@ cdef class Searcher:
         self.tt_owner.resize(mb)
         self.s.tt = &self.tt_owner.t
 
+    def hashfull(self) -> int:
+        """Permille of the main hash table filled by the current search (a sample)."""
+        return self.tt_owner.usage()
+
     def clear(self):
         """Forget everything learnt: hash tables, killers, history (for `new` and bench)."""
         self.tt_owner.clear()

@@ -71,6 +71,7 @@ class Thinking:
     board: Board
     pv: list
     kind: str
+    hashfull: int               # permille of the hash table in use
 
     @property
     def nps(self) -> int:
@@ -596,9 +597,12 @@ class Session:
             board.pop()
             pv = [job.ponder_move] + pv
             score, mate = -score, (None if mate is None else -mate)
-        report = Thinking(depth=info.depth, seldepth=info.seldepth, multipv=info.multipv,
-                          score=score, mate=mate, time_ms=int(info.time_ms), nodes=info.nodes,
-                          board=board, pv=pv, kind=job.kind)
+        # a PV cut short by the hash table leaves the deepest ply reached below the
+        # iteration depth; GUIs expect seldepth >= depth
+        report = Thinking(depth=info.depth, seldepth=max(info.seldepth, info.depth),
+                          multipv=info.multipv, score=score, mate=mate,
+                          time_ms=int(info.time_ms), nodes=info.nodes, board=board, pv=pv,
+                          kind=job.kind, hashfull=self.searcher.hashfull())
         with self.report_lock:
             if job.stop_flag and job.kind != "think":
                 return

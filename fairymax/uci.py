@@ -79,7 +79,8 @@ class UciFrontEnd(FrontEnd):
         score = f"mate {report.mate}" if report.mate is not None else f"cp {report.score}"
         pv = " ".join(spell_moves(report.board, report.pv, uci_move))
         self.send(f"info depth {report.depth} seldepth {report.seldepth} multipv {report.multipv} "
-                  f"score {score} nodes {report.nodes} nps {report.nps} time {report.time_ms} pv {pv}")
+                  f"score {score} nodes {report.nodes} nps {report.nps} hashfull {report.hashfull} "
+                  f"time {report.time_ms} pv {pv}")
 
     def on_bestmove(self, board, move, ponder) -> None:
         if move is None:

@@ -9,7 +9,8 @@ import pytest
 
 from enginepipe import ROOT, EnginePipe, engine_command
 
-INFO = r"^info depth \d+ seldepth \d+ multipv \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ time \d+ pv "
+INFO = (r"^info depth \d+ seldepth \d+ multipv \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ "
+        r"hashfull \d+ time \d+ pv ")
 
 
 class UciPipe(EnginePipe):
@@ -201,6 +202,8 @@ def test_python_chess_plays_itself():
         infos = engine.analyse(board, chess.engine.Limit(depth=3), multipv=2)
         assert [info["multipv"] for info in infos] == [1, 2]
         assert all(info["pv"][0] in board.legal_moves and "seldepth" in info for info in infos)
+        assert all(info["seldepth"] >= info["depth"] and 0 <= info["hashfull"] <= 1000
+                   for info in infos)
         result = engine.play(chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
                              chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
         assert result.move == chess.Move.from_uci("a1a8")
