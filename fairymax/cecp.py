@@ -495,7 +495,7 @@ class CecpFrontEnd(FrontEnd):
 
     def cmd_cores(self, arg: str) -> None:
         try:
-            self.session.threads = max(1, int(float(arg)))
+            self.session.threads = int(float(arg))
         except ValueError:
             pass
 

@@ -37,6 +37,18 @@ cdef struct SearchState:
 
 cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int null_ok) noexcept nogil
 
+cdef class Searcher
+
+cdef class SearchHelper:
+    cdef SearchState s
+    cdef TT qtt_owner
+    cdef PawnCache pawn_cache
+    cdef Board board            # its own copy of the root position
+    cdef int first_depth
+    cdef object thread
+    cdef void start(self, Searcher main, Board board)
+    cdef void finish(self)
+
 cdef class Searcher:
     cdef SearchState s
     cdef TT tt_owner
@@ -44,5 +56,8 @@ cdef class Searcher:
     cdef PawnCache pawn_cache
     cdef Board board            # private copy of the position being searched
     cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT
+    cdef list helpers           # SearchHelper per extra thread (Lazy SMP)
+    cdef int thread_count       # threads wanted from the next search on
     cdef void _clear_tables(self)
+    cdef uint64_t _nodes(self)
     cdef list _pv_from(self, list raw, int max_len)

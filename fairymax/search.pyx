@@ -33,10 +33,11 @@ subtree is searched `with nogil`, so stop() works from another thread.
 """
 from libc.stdlib cimport malloc, free
 from libc.math cimport log
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, int64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+import threading
 from collections import namedtuple
 
 from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
@@ -44,6 +45,7 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, 
                              piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
+                             legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
                              captured_type, repetitions, attacked, hill_reached, key_after)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
@@ -399,7 +401,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef Position* p = s.pos
     cdef const Rules* r = s.rules
     cdef Picker pk
-    cdef TTEntry* entry
+    cdef TTEntry entry              # a copy: other threads may overwrite the table's
     cdef move_t m, hash_move = 0, best_move = 0
     cdef int in_chk = 0, start, last, it, i, best, score, iter_alpha, bound, tt_score
     cdef int static_eval = NO_EVAL, legal, new_depth, reduction, tactical, piece, victim
@@ -461,8 +463,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         static_eval = evaluate(p, r, &s.ev, alpha, beta)
         if qs and static_eval >= beta:
             return static_eval
-    entry = tt_probe(table_of(s, last), p.key)
-    if entry != NULL:
+    if tt_probe(table_of(s, last), p.key, &entry):
         hash_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
         bound = entry.gen_bound & 3
@@ -654,6 +655,94 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     return best
 
 
+# ---------------------------------------------------------------- Lazy SMP helpers
+
+cdef void helper_root(SearchState* s, int depth, int rotate) noexcept nogil:
+    """One iteration of a helper thread over all root moves (PVS, full window at the
+    first); its results reach the main thread only through the shared hash table.
+    Helpers start the list at different moves, so that they fill it differently."""
+    cdef move_t moves[MAX_MOVES]
+    cdef Position* p = s.pos
+    cdef int n = legal_moves(p, s.rules, moves)
+    cdef int i, alpha = -INF, score
+    cdef move_t m
+    for i in range(n):
+        m = moves[(i + rotate) % n]
+        make_move(p, s.rules, m)
+        if i == 0:
+            score = -search(s, -INF, INF, depth - 1, 1, 1)
+        else:
+            score = -search(s, -alpha - 1, -alpha, depth - 1, 1, 1)
+            if score > alpha and not s.aborted:
+                score = -search(s, -INF, -alpha, depth - 1, 1, 1)
+        unmake_move(p, s.rules)
+        if s.aborted:
+            return
+        if score > alpha:
+            alpha = score
+
+
+cdef class SearchHelper:
+    """A Lazy SMP helper thread: the same search on its own copy of the root, with its
+    own move stack, killers, histories, quiescence table and pawn cache; the main hash
+    table is shared (lockless, see tt.pxd).  Helper k starts at depth 1 + k % 2, so
+    that the threads are not all on the same iteration."""
+
+    def __cinit__(self, int index):
+        self.qtt_owner = TT(kb=QS_HASH_KB)
+        self.pawn_cache = PawnCache()
+        self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+        self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
+        if self.s.moves == NULL or self.s.keys == NULL:
+            raise MemoryError("cannot allocate move lists")
+        memset(self.s.killers, 0, sizeof(self.s.killers))
+        memset(self.s.history, 0, sizeof(self.s.history))
+        self.first_depth = 1 + index % 2
+        self.thread = None
+
+    def __dealloc__(self):
+        free(self.s.moves)
+        free(self.s.keys)
+
+    cdef void start(self, Searcher main, Board board):
+        """Search `board` in a new thread until stop(), sharing main's hash table."""
+        self.board = board.copy()
+        memcpy(&self.s.ev, &main.s.ev, sizeof(EvalInfo))
+        self.pawn_cache.clear()
+        self.s.ev.pawn_cache = self.pawn_cache.entries
+        self.s.pos = &self.board.pos
+        self.s.pos.psq_score = psq_total(self.s.pos, self.board.rules)
+        self.s.pos.root_ply = self.s.pos.ply
+        self.s.rules = self.board.rules
+        self.s.tt = main.s.tt
+        self.s.qtt = &self.qtt_owner.t
+        self.s.qtt.generation = main.s.tt.generation
+        memset(self.s.killers, 0, sizeof(self.s.killers))
+        self.s.nodes = 0
+        self.s.passes = 0
+        self.s.next_poll = 0
+        self.s.seldepth = 0
+        self.s.stop = 0
+        self.s.aborted = 0
+        self.s.node_limit = 0
+        self.s.deadline_ns = main.s.deadline_ns
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        cdef int depth = self.first_depth, rotate = self.first_depth
+        with nogil:
+            while depth < MAX_PLY - 4 and not self.s.aborted:
+                helper_root(&self.s, depth, rotate)
+                depth += 1
+
+    cdef void finish(self):
+        self.s.stop = 1
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+
+
 # ---------------------------------------------------------------- root driver
 
 cdef class Searcher:
@@ -671,6 +760,8 @@ cdef class Searcher:
         self.s.qtt = &self.qtt_owner.t
         self.s.stop = 0
         self.features = F_DEFAULT
+        self.helpers = []
+        self.thread_count = 1
         self._clear_tables()
 
     def __dealloc__(self):
@@ -689,6 +780,24 @@ cdef class Searcher:
         """Reallocate the hash table at `mb` megabytes (contents are lost)."""
         self.tt_owner.resize(mb)
         self.s.tt = &self.tt_owner.t
+
+    @property
+    def threads(self) -> int:
+        return self.thread_count
+
+    @threads.setter
+    def threads(self, int threads):
+        """Search with this many threads (Lazy SMP) from the next search on; 1 is
+        deterministic.  Safe to set while a search runs."""
+        self.thread_count = max(1, threads)
+
+    cdef uint64_t _nodes(self):
+        """Nodes of all threads."""
+        cdef uint64_t total = self.s.nodes
+        cdef SearchHelper helper
+        for helper in self.helpers:
+            total += helper.s.nodes
+        return total
 
     def hashfull(self) -> int:
         """Permille of the main hash table filled by the current search (a sample)."""
@@ -724,7 +833,7 @@ cdef class Searcher:
     cdef list _pv_from(self, list raw, int max_len):
         """`raw` cut at its first illegal move, then extended from the hash table."""
         cdef Board b = self.board
-        cdef TTEntry* e
+        cdef TTEntry e
         cdef list out = []
         cdef int made = 0
         for m in raw:
@@ -734,8 +843,8 @@ cdef class Searcher:
             made += 1
             out.append(m)
         while len(out) < max_len:
-            e = tt_probe(self.s.tt, b.pos.key)
-            if e == NULL or e.move == 0 or e.move not in b.legal_moves():
+            if (not tt_probe(self.s.tt, b.pos.key, &e) or e.move == 0
+                    or e.move not in b.legal_moves()):
                 break
             make_move(&b.pos, b.rules, e.move)
             made += 1
@@ -816,67 +925,76 @@ cdef class Searcher:
         prev_score = qscore[root[0]]
         lines = min(max(multipv, 1), len(root))
 
-        for depth in range(1, depth_limit + 1):
-            for line in range(lines):
-                delta = ASPIRATION
-                if features & F_ASPIRATION and depth >= 4 and line == 0 and -MATE_BOUND < prev_score < MATE_BOUND:
-                    alpha = prev_score - delta
-                    beta = prev_score + delta
-                else:
-                    alpha = -INF
-                    beta = INF
-                while True:                                 # aspiration re-searches
-                    best = -INF
-                    best_m = 0
-                    a = alpha
-                    for idx in range(line, len(root)):
-                        m = root[idx]
-                        make_move(p, rr, m)
-                        if idx == line or not (features & F_PVS):
-                            with nogil:
-                                score = -search(s, -beta, -a, depth - 1, 1, 1)
-                        else:
-                            with nogil:
-                                score = -search(s, -a - 1, -a, depth - 1, 1, 1)
-                                if a < score < beta and not s.aborted:
+        if len(self.helpers) + 1 != self.thread_count:
+            self.helpers = [SearchHelper(k) for k in range(self.thread_count - 1)]
+        helpers = self.helpers
+        for helper in helpers:
+            (<SearchHelper>helper).start(self, self.board)
+        try:
+            for depth in range(1, depth_limit + 1):
+                for line in range(lines):
+                    delta = ASPIRATION
+                    if features & F_ASPIRATION and depth >= 4 and line == 0 and -MATE_BOUND < prev_score < MATE_BOUND:
+                        alpha = prev_score - delta
+                        beta = prev_score + delta
+                    else:
+                        alpha = -INF
+                        beta = INF
+                    while True:                                 # aspiration re-searches
+                        best = -INF
+                        best_m = 0
+                        a = alpha
+                        for idx in range(line, len(root)):
+                            m = root[idx]
+                            make_move(p, rr, m)
+                            if idx == line or not (features & F_PVS):
+                                with nogil:
                                     score = -search(s, -beta, -a, depth - 1, 1, 1)
-                        unmake_move(p, rr)
+                            else:
+                                with nogil:
+                                    score = -search(s, -a - 1, -a, depth - 1, 1, 1)
+                                    if a < score < beta and not s.aborted:
+                                        score = -search(s, -beta, -a, depth - 1, 1, 1)
+                            unmake_move(p, rr)
+                            if s.aborted:
+                                break
+                            if score > best:
+                                best = score
+                                if score > a:
+                                    a = score
+                                    best_m = m
+                                    root.insert(line, root.pop(idx))
+                                    pv = [m] + [s.pv[1][j] for j in range(s.pv_len[1])]
+                                    if score >= beta:
+                                        break
+                                    if line == 0 and idx > line and depth > 1:
+                                        yielded = 1
+                                        yield SearchInfo(depth, score, self._nodes(), (now_ns() - start_ns) // 1000000,
+                                                         self._pv_from(pv, depth), 1, s.seldepth, False)
                         if s.aborted:
                             break
-                        if score > best:
-                            best = score
-                            if score > a:
-                                a = score
-                                best_m = m
-                                root.insert(line, root.pop(idx))
-                                pv = [m] + [s.pv[1][j] for j in range(s.pv_len[1])]
-                                if score >= beta:
-                                    break
-                                if line == 0 and idx > line and depth > 1:
-                                    yielded = 1
-                                    yield SearchInfo(depth, score, s.nodes, (now_ns() - start_ns) // 1000000,
-                                                     self._pv_from(pv, depth), 1, s.seldepth, False)
+                        if best <= alpha and alpha > -INF:
+                            alpha = max(-INF, alpha - delta)
+                            delta *= 2
+                        elif best >= beta and beta < INF:
+                            beta = min(INF, beta + delta)
+                            delta *= 2
+                        else:
+                            break
                     if s.aborted:
-                        break
-                    if best <= alpha and alpha > -INF:
-                        alpha = max(-INF, alpha - delta)
-                        delta *= 2
-                    elif best >= beta and beta < INF:
-                        beta = min(INF, beta + delta)
-                        delta *= 2
-                    else:
-                        break
-                if s.aborted:
-                    if line == 0 and best_m and best_m != prev_best:
-                        yield SearchInfo(depth, best, s.nodes, (now_ns() - start_ns) // 1000000,
-                                         self._pv_from(pv, depth), 1, s.seldepth, False)
-                    elif not yielded:
-                        yield SearchInfo(depth - 1, prev_score, s.nodes,
-                                         (now_ns() - start_ns) // 1000000, [root[0]], 1, s.seldepth, False)
-                    return
-                if line == 0:
-                    prev_score = best
-                    prev_best = best_m
-                yielded = 1
-                yield SearchInfo(depth, best, s.nodes, (now_ns() - start_ns) // 1000000,
-                                 self._pv_from(pv, depth), line + 1, s.seldepth, True)
+                        if line == 0 and best_m and best_m != prev_best:
+                            yield SearchInfo(depth, best, self._nodes(), (now_ns() - start_ns) // 1000000,
+                                             self._pv_from(pv, depth), 1, s.seldepth, False)
+                        elif not yielded:
+                            yield SearchInfo(depth - 1, prev_score, self._nodes(),
+                                             (now_ns() - start_ns) // 1000000, [root[0]], 1, s.seldepth, False)
+                        return
+                    if line == 0:
+                        prev_score = best
+                        prev_best = best_m
+                    yielded = 1
+                    yield SearchInfo(depth, best, self._nodes(), (now_ns() - start_ns) // 1000000,
+                                     self._pv_from(pv, depth), line + 1, s.seldepth, True)
+        finally:
+            for helper in helpers:
+                (<SearchHelper>helper).finish()

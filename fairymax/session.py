@@ -49,6 +49,9 @@ XBOARD_BARE_KING_VARIANTS = {"shatranj"}
 XBOARD_STALEMATE_LOSES = {"shatranj", "xiangqi", "shogi"}
 
 
+MAX_THREADS = 512            # each search thread takes about 1 MB besides the shared table
+
+
 class NoPosition(Exception):
     """The last position set up could not be read: there is nothing to play from."""
 
@@ -190,7 +193,6 @@ class Session:
         # search stopped after one iteration
         self.searcher = Searcher(hash_mb=self.hash_mb)
         self.tm = timeman.TimeManager()
-        self.threads = 1                    # settable; the search is single-threaded
         # options
         self.resign_enabled = False
         self.resign_threshold = 800
@@ -423,6 +425,15 @@ class Session:
         return counts
 
     # ------------------------------------------------------------ options
+    @property
+    def threads(self) -> int:
+        """Search threads (Lazy SMP), from the next search on."""
+        return self.searcher.threads
+
+    @threads.setter
+    def threads(self, count: int) -> None:
+        self.searcher.threads = min(max(count, 1), MAX_THREADS)
+
     def set_hash(self, mb: int) -> None:
         self.hash_mb = max(1, int(mb))
         self.searcher.resize(self.hash_mb)

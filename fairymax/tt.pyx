@@ -4,6 +4,7 @@ from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
 from fairymax.types cimport move_t, key_t
+from fairymax.tt cimport data_word
 
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
@@ -41,7 +42,7 @@ cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int 
     cdef TTEntry* victim = e
     cdef int i, age, worth, worst = 1 << 30
     for i in range(BUCKET_SIZE):
-        if e[i].key == key:
+        if e[i].key ^ data_word(e + i) == key:
             victim = e + i
             if move == 0:
                 move = victim.move
@@ -58,11 +59,11 @@ cdef void tt_store(TTable* t, key_t key, move_t move, int score, int depth, int 
         depth = -100
     elif depth > 127:
         depth = 127
-    victim.key = key
     victim.move = move
     victim.score = score
     victim.depth = depth
     victim.gen_bound = (t.generation << 2) | bound
+    victim.key = key ^ data_word(victim)
 
 
 cdef class TT:

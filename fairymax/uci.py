@@ -19,11 +19,10 @@ from typing import Optional
 
 from fairymax import __version__
 from fairymax.frontend import ENGINE_NAME, Connection, FrontEnd
-from fairymax.session import MAX_MULTIPV, NoPosition, Session, Thinking, spell_moves
+from fairymax.session import MAX_MULTIPV, MAX_THREADS, NoPosition, Session, Thinking, spell_moves
 
 ENGINE_AUTHOR = "the fairymax authors, after H.G. Muller's Fairy-Max"
 MAX_HASH_MB = 32768
-MAX_THREADS = 512
 # Fairy-Stockfish's names for the variants of pieces.ini it also plays, where they differ
 # (it has no built-in Great Shatranj; greatshatranj is the name of the definition our
 # perft reference counts were made with).
@@ -164,7 +163,7 @@ class UciFrontEnd(FrontEnd):
             if key == "hash":
                 s.set_hash(min(int(value), MAX_HASH_MB))
             elif key == "threads":
-                s.threads = min(max(int(value), 1), MAX_THREADS)
+                s.threads = int(value)
             elif key == "multipv":
                 s.set_multipv(int(value))
             elif key in ("ponder", "uci_analysemode"):

@@ -347,6 +347,14 @@ def test_options_and_resources(engine):
     assert len(out) == 1 and out[0].startswith("tellusererror ")
 
 
+def test_cores_searches_with_helper_threads(engine):
+    engine.send("new", "cores 2", "post", "st 0.3", "usermove e2e4")
+    lines = engine.expect(r"^move ")
+    assert re.match(r"[a-h][78][a-h][56]", moves_of(lines)[0]) and [l for l in lines if re.match(THINK, l)]
+    engine.send("cores 1", "usermove d2d4")
+    assert moves_of(engine.expect(r"^move "))
+
+
 def test_misc_commands_quiet(engine):
     engine.send("new", "random", "name Someone", "rating 2000 1800", "ics -", "computer",
                 "accepted ping", "rejected debug", "hard", "easy", "post", "nopost", "draw",

@@ -261,3 +261,57 @@ def test_short_games_in_every_variant(ours):
             assert last is not None and board.fen() == fen, name
             assert_pv_legal(board, last.pv)
             board.push(last.pv[0])
+
+
+# ---------------------------------------------------------------- Lazy SMP
+
+@pytest.mark.parametrize("fen, move, plies", [
+    ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", "a1a6", 3),
+    ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", 5),
+])
+def test_threads_find_the_same_mates(fen, move, plies):
+    board = board_at("normal", fen)
+    searcher = Searcher(8)
+    searcher.threads = 3
+    last = None
+    for info in searcher.iterate(board, max_depth=plies + 1):
+        if info.complete:
+            last = info
+    assert best_text(board, last) == move and last.score == MATE - plies
+    assert_pv_legal(board, last.pv)
+
+
+def test_threads_share_the_work_and_end_with_the_search():
+    board = board_at("normal", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    before = threading.active_count()
+    one, two = Searcher(8), Searcher(8)
+    two.threads = 2
+    assert (one.threads, two.threads) == (1, 2)
+    last = {}
+    for searcher in (one, two):
+        for info in searcher.iterate(board, max_depth=7):
+            last[searcher.threads] = info
+        assert threading.active_count() == before      # helpers joined
+    # the helper's nodes are counted with the main thread's (which alone match one thread's)
+    assert last[2].nodes > 0 and last[2].pv[0] in board.legal_moves()
+    # stop() ends an unlimited two-thread search, helpers included
+    gen = two.iterate(board)
+    next(gen)
+    timer = threading.Timer(0.2, two.stop)
+    timer.start()
+    for _ in gen:
+        pass
+    timer.join()
+    assert threading.active_count() == before
+
+
+def test_thread_count_changed_during_a_search_applies_to_the_next():
+    board = board_at("normal")
+    searcher = Searcher(8)
+    searcher.threads = 2
+    gen = searcher.iterate(board, max_depth=6)
+    next(gen)
+    searcher.threads = 1
+    for info in gen:
+        pass
+    assert info.pv[0] in board.legal_moves() and searcher.threads == 1

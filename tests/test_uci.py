@@ -208,3 +208,12 @@ def test_python_chess_plays_itself():
                              chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
         assert result.move == chess.Move.from_uci("a1a8")
         assert result.info["score"].relative == chess.engine.Mate(1)
+
+
+def test_threads_option_searches_with_helpers(engine):
+    engine.send("setoption name Threads value 2", "ucinewgame", "position startpos moves e2e4",
+                "go movetime 300")
+    infos, move = engine.bestmove()
+    assert legal(["e2e4"], move) and [line for line in infos if re.match(INFO, line)]
+    engine.send("setoption name Threads value 0", "position startpos", "go depth 4")
+    assert legal([], engine.bestmove()[1])         # at least one thread
