@@ -683,6 +683,33 @@ def fmt_base(seconds: float) -> str:
     return f"{int(minutes)}:{secs_text}"
 
 
+FIDE_VARIANTS = ("normal", "nocastle")     # variants with chess's pieces and only those
+
+
+def insufficient_material(board, variant: str) -> bool:
+    """A dead position by material in chess: no pawns, rooks or queens, and at most one
+    minor piece, or only bishops, all on one square colour.  FIDE, XBoard and every
+    chess engine end such games as draws (Phalanx claims them)."""
+    if variant not in FIDE_VARIANTS:
+        return False
+    minors, bishop_colours = 0, set()
+    for row, text in enumerate(board.fen().split()[0].split("/")):
+        file = 0
+        for token in re.findall(r"\d+|.", text):
+            if token.isdigit():
+                file += int(token)
+                continue
+            letter = token.lower()
+            if letter in "prq":
+                return False
+            if letter in "nb":
+                minors += 1
+                if letter == "b":
+                    bishop_colours.add((row + file) % 2)
+            file += 1
+    return minors <= 1 or (len(bishop_colours) == 1 and "n" not in board.fen().split()[0].lower())
+
+
 def play_game(engines: list, rec: GameRecord, settings: Settings, start: Opening,
               controls: list) -> GameRecord:
     """Play one game from `start`; engines[0] is White, controls[i] engines[i]'s time.
@@ -714,6 +741,8 @@ def play_game(engines: list, rec: GameRecord, settings: Settings, start: Opening
         over = board.outcome()
         if over is not None:
             return finish(*over)
+        if insufficient_material(board, settings.variant):
+            return finish("1/2-1/2", "Insufficient material")
         if len(board.history) >= settings.max_plies:
             return finish("1/2-1/2", "Max length adjudication")
         side = board.side_to_move

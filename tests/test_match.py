@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from enginepipe import ROOT, engine_command
+from fairymax.board import Board
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import match  # noqa: E402
@@ -178,3 +179,19 @@ def test_game_against_uci_stockfish(tmp_path):
     assert re.search(r"^game 1: fairymax .* - Stockfish", out.stdout, re.M), out.stdout
     termination = re.search(r'^\[Termination "([^"]*)"\]', pgn.read_text(), re.M).group(1)
     assert not re.search(r"illegal|false|crash|died|time|no move", termination, re.I), termination
+
+
+@pytest.mark.parametrize("fen, dead", [
+    ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", True),
+    ("8/8/8/4k3/8/8/8/3NK3 w - - 0 1", True),
+    ("8/8/8/4k3/8/4B3/8/2B1K3 w - - 0 1", True),        # both bishops on dark squares
+    ("8/8/8/4k3/8/8/8/2BBK3 w - - 0 1", False),
+    ("8/8/8/4kb2/8/8/8/2B1K3 w - - 0 1", False),        # opposite colours: a mate exists
+    ("8/8/8/4k3/8/8/8/1NN1K3 w - - 0 1", False),
+    ("8/8/8/4k3/8/8/8/3NK2P w - - 0 1", False),
+])
+def test_referee_ends_dead_chess_positions(fen, dead):
+    board = Board.from_name("normal")
+    board.set_fen(fen)
+    assert match.insufficient_material(board, "normal") == dead
+    assert not match.insufficient_material(board, "shatranj")
