@@ -46,7 +46,7 @@ setup(
     version="0.1.0",
     description="XBoard chess-variant engine in the style of Fairy-Max, with a Cython core",
     packages=["fairymax"],
-    package_data={"fairymax": ["*.pxd", "*.pyx"]},
+    package_data={"fairymax": ["*.pxd", "*.pyx", "weights/*.txt"]},
     cmdclass={"build_py": BuildWithVariantFile},
     ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False),
     python_requires=">=3.9",

@@ -1,4 +1,4 @@
-"""Command line: `python -m fairymax [xboard] | perft ... | bench ...`."""
+"""Command line: `python -m fairymax [xboard] | perft ... | bench ... | tune ...`."""
 from __future__ import annotations
 
 import argparse
@@ -59,9 +59,9 @@ def perft_main(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """`fairymax [xboard] [--ini FILE] [--hash MB]` serves a GUI (CECP, or UCI if the
-    first line is `uci`); `fairymax perft|bench ...` are the tools."""
+    first line is `uci`); `fairymax perft|bench|tune ...` are the tools."""
     argv = sys.argv[1:] if argv is None else argv
-    commands = ("perft", "bench", "xboard")
+    commands = ("perft", "bench", "tune", "xboard")
     if not argv or argv[0].startswith("-"):
         argv = ["xboard", *argv]
     if argv[0] not in commands:
@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "bench":
         from fairymax import bench
         return bench.main(rest)
+    if command == "tune":
+        from fairymax import tune
+        return tune.main(rest)
     from fairymax import frontend
     return frontend.main(rest)
 

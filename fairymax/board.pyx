@@ -1295,6 +1295,13 @@ cdef class Board:
         """The key the search predicts for push(m), to prefetch the hash bucket with."""
         return key_after(&self.pos, self.rules, m)
 
+    def is_capture(self, int m) -> bool:
+        """Does move m (of the side to move) capture?"""
+        return bool(is_capture(&self.pos, m))
+
+    def is_promotion(self, int m) -> bool:
+        return mv_promo(m) != 0
+
     def in_check(self) -> bool:
         return in_check(&self.pos, self.rules)
 

