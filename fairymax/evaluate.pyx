@@ -40,7 +40,10 @@ from fairymax.board cimport Position, Board
 
 # The tunable weights (centipawns, or percent of a table), in EvalInfo.w[W_...] order;
 # a variant's weights file (fairymax/weights/VARIANT.txt, made by `python -m fairymax
-# tune fit`) overrides them, and adds `material_X` values for its piece letters.
+# tune fit`) overrides them, and adds `material_X` values for its piece letters.  The
+# terms from open_file to king_attack are 0 unless a fit set them: with hand-set values
+# they measured neutral in capablanca and -35 +- 72 Elo in shatranj (40 games each), so
+# a variant without a weights file evaluates as before they existed.
 WEIGHT_DEFAULTS = {
     "centre_spread": 30,    # centralised piece: corner to centre difference
     "doubled": 12,
@@ -49,12 +52,12 @@ WEIGHT_DEFAULTS = {
     "king_home": 12,        # middle game, per rank away from home
     "king_shelter": 8,      # middle game, per own piece right in front of the royal
     "king_centre": 2,       # end game, per unit of centre closeness (0..16)
-    "open_file": 20,        # rook-like slider on a file without pawns
-    "semi_open_file": 10,   # ... without own pawns
-    "seventh_rank": 20,     # rook-like slider on the rank in front of the enemy's back
+    "open_file": 0,         # rook-like slider on a file without pawns
+    "semi_open_file": 0,    # ... without own pawns
+    "seventh_rank": 0,      # rook-like slider on the rank in front of the enemy's back
                             # rank while the enemy royal is on it
-    "piece_pair": 30,       # two colour-bound pieces of a type on both colours
-    "king_attack": 100,     # percent of the KING_ATTACK table
+    "piece_pair": 0,        # two colour-bound pieces of a type on both colours
+    "king_attack": 0,       # percent of the KING_ATTACK table
     "passed": 100,          # percent of the PASSED table
     "advance": 100,         # percent of the ADVANCE table
 }
