@@ -272,13 +272,22 @@ class Session:
 
     def compiled_variant(self, name: str, rule_endings: bool = True):
         """The compiled rules of ini game `name` (cached), with or without the endings
-        by hill and bare king (see Variant)."""
-        variant = self.variant_cache.get((name, rule_endings))
+        by hill and bare king (see Variant); under XBoard's rules, with XBoard's result
+        for a stalemate, which ends the game whatever the ini says."""
+        stalemate = self.gui_stalemate()
+        variant = self.variant_cache.get((name, rule_endings, stalemate))
         if variant is None:
-            variant = Variant(self.specs[name], rule_endings=rule_endings)
+            variant = Variant(self.specs[name], rule_endings=rule_endings, stalemate=stalemate)
             evaluate.init_psq(variant)
-            self.variant_cache[(name, rule_endings)] = variant
+            self.variant_cache[(name, rule_endings, stalemate)] = variant
         return variant
+
+    def gui_stalemate(self) -> Optional[str]:
+        """XBoard's result for the stalemated side in the game played ("loss" or "draw"),
+        or None when the ini's rule counts (no XBoard referee)."""
+        if not self.xboard_rules:
+            return None
+        return "loss" if self.gui_variant in XBOARD_STALEMATE_LOSES else "draw"
 
     def make_board(self, name: str):
         """A Board at the start position of ini game `name`."""
@@ -286,9 +295,9 @@ class Session:
 
     def set_variant(self, name: str, requested: Optional[str] = None) -> None:
         """Start ini game `name`, which the GUI knows as `requested` (e.g. `fairy` for an army)."""
-        self.board = self.make_board(name)
         self.variant_name = name
         self.gui_variant = self.gui_parent(name, requested or name) or (requested or name)
+        self.board = self.make_board(name)
         self.position_valid = True
         self.position_changed()
 

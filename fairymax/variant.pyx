@@ -63,9 +63,10 @@ cdef class Variant:
 
     rule_endings=False leaves out the wins by reaching the hill and by baring the
     opponent's royal: a GUI that does not know those rules plays on past them, and
-    the engine must then play on too (toward mate)."""
+    the engine must then play on too (toward mate).  stalemate ("loss" or "draw")
+    replaces the variant's own stalemate rule by the one of the GUI that referees."""
 
-    def __init__(self, spec, bint rule_endings=True):
+    def __init__(self, spec, bint rule_endings=True, stalemate=None):
         cdef Rules* r = &self.rules
         cdef int t, i, f, sq, c, zone, pawn_rank, step, mode, n
         cdef unsigned long long seed = 0x2545F4914F6CDD1DULL
@@ -136,9 +137,10 @@ cdef class Variant:
         r.triple_ep = height == 10 and step0[0] == -16 and (step0[1] & 0xC00) != 0
         r.hill = rule_endings and r.num_types >= 3 and r.value[3] == -2
         r.stalemate_score = -30000 if (r.num_types >= 9 and r.value[9] == -2) else 0
-        if spec.stalemate == "loss":
+        stalemate = stalemate or spec.stalemate
+        if stalemate == "loss":
             r.stalemate_score = -30000
-        elif spec.stalemate == "draw":
+        elif stalemate == "draw":
             r.stalemate_score = 0
         r.bare_king_loses = rule_endings and spec.bare_king
         gating = getattr(spec, "gating", None) or ""

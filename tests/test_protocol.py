@@ -149,6 +149,21 @@ def test_bad_fen_leaves_no_position_to_play_from(engine):
     assert moves_of(engine.expect(r"^move "))[0][1] in "12"
 
 
+def test_stalemate_scored_as_the_referee_scores_it():
+    """A stalemate ends the game: under XBoard the search must count it as XBoard does
+    (a draw in courier, though the ini says loss: fairymax stalemated Fairy-Max for a
+    'win' that XBoard drew), under UCI as the ini says."""
+    from fairymax.session import Session
+    session = Session(hash_mb=1)
+    session.set_variant("courier")
+    assert session.board.variant.flags()["stalemate_score"] == 0
+    session.set_variant("shatranj")
+    assert session.board.variant.flags()["stalemate_score"] < 0
+    session.xboard_rules = False
+    session.set_variant("courier")
+    assert session.board.variant.flags()["stalemate_score"] < 0
+
+
 @pytest.mark.parametrize("variant, fen, reply", [
     # XBoard 4.9.1 leaves out the castling field (and for these, the e.p. field)
     ("shatranj", "rnbkqbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBKQBNR b 0 1", "[a-h][78]"),
