@@ -44,7 +44,8 @@ cdef class SearchHelper:
     cdef TT qtt_owner
     cdef PawnCache pawn_cache
     cdef Board board            # its own copy of the root position
-    cdef int first_depth
+    cdef int lead               # plies ahead of the main thread's iteration
+    cdef const int* main_depth  # the main thread's current iteration depth
     cdef object thread
     cdef void start(self, Searcher main, Board board)
     cdef void finish(self)
@@ -58,6 +59,7 @@ cdef class Searcher:
     cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT
     cdef list helpers           # SearchHelper per extra thread (Lazy SMP)
     cdef int thread_count       # threads wanted from the next search on
+    cdef int root_depth         # the iteration the main thread is searching
     cdef void _clear_tables(self)
     cdef uint64_t _nodes(self)
     cdef list _pv_from(self, list raw, int max_len)

@@ -700,8 +700,9 @@ cdef void free_move_lists(SearchState* s) noexcept:
 cdef class SearchHelper:
     """A Lazy SMP helper thread: the same search on its own copy of the root, with its
     own move stack, killers, histories, quiescence table and pawn cache; the main hash
-    table is shared (lockless, see tt.pxd).  Helper k starts at depth 1 + k % 2, so
-    that the threads are not all on the same iteration."""
+    table is shared (lockless, see tt.pxd).  Helper k keeps 1 + k % 2 plies ahead of
+    the main thread's iteration, so that the main thread finds deeper results in the
+    table instead of the same ones."""
 
     def __cinit__(self, int index):
         self.qtt_owner = TT(kb=QS_HASH_KB)
@@ -709,7 +710,8 @@ cdef class SearchHelper:
         alloc_move_lists(&self.s)
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
-        self.first_depth = 1 + index % 2
+        self.lead = 1 + index % 2
+        self.main_depth = NULL
         self.thread = None
 
     def __dealloc__(self):
@@ -737,13 +739,16 @@ cdef class SearchHelper:
         self.s.aborted = 0
         self.s.node_limit = 0
         self.s.deadline_ns = main.s.deadline_ns
+        self.main_depth = &main.root_depth
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self):
-        cdef int depth = self.first_depth, rotate = self.first_depth
+        cdef int depth = 1, rotate = self.lead
         with nogil:
             while depth < MAX_PLY - 4 and not self.s.aborted:
+                if depth < self.main_depth[0] + self.lead:
+                    depth = self.main_depth[0] + self.lead
                 helper_root(&self.s, depth, rotate)
                 depth += 1
 
@@ -770,6 +775,7 @@ cdef class Searcher:
         self.features = F_DEFAULT
         self.helpers = []
         self.thread_count = 1
+        self.root_depth = 0
         self._clear_tables()
 
     def __dealloc__(self):
@@ -932,6 +938,7 @@ cdef class Searcher:
         prev_score = qscore[root[0]]
         lines = min(max(multipv, 1), len(root))
 
+        self.root_depth = 0
         if len(self.helpers) + 1 != self.thread_count:
             self.helpers = [SearchHelper(k) for k in range(self.thread_count - 1)]
         helpers = self.helpers
@@ -939,6 +946,7 @@ cdef class Searcher:
             (<SearchHelper>helper).start(self, self.board)
         try:
             for depth in range(1, depth_limit + 1):
+                self.root_depth = depth
                 for line in range(lines):
                     delta = ASPIRATION
                     if features & F_ASPIRATION and depth >= 4 and line == 0 and -MATE_BOUND < prev_score < MATE_BOUND:
