@@ -837,6 +837,7 @@ def colour_name(int side) -> str:
 
 
 EP_FIELD = re.compile(r"^[a-z]\d+$")
+MAX_FEN_COUNTER = 1000000       # half-move clock and move number (kept in C ints)
 
 
 def split_fen_tail(list fields):
@@ -850,6 +851,8 @@ def split_fen_tail(list fields):
     counters = []
     while rest and len(counters) < 2 and rest[len(rest) - 1].isdigit():   # no wraparound here
         counters.insert(0, int(rest.pop()))
+        if counters[0] > MAX_FEN_COUNTER:
+            raise ValueError(f"move counter {counters[0]} out of range")
     if len(rest) > 2 or any(text.lstrip("-").isdigit() for text in rest):
         raise ValueError(f"bad FEN fields '{' '.join(fields)}'")
     if len(rest) == 2:

@@ -50,12 +50,16 @@ class Connection:
         threading.Thread(target=self.read, args=(stream,), daemon=True).start()
 
     def read(self, stream) -> None:
-        """Reader thread: input lines -> inbox; `protover` gets `feature done=0` at once."""
+        """Reader thread: input lines -> inbox; under CECP (any first line but `uci`)
+        `protover` gets `feature done=0` at once."""
+        cecp = None
         try:
             for raw in stream:
                 line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
                 line = line.strip()
-                if line.startswith("protover"):
+                if cecp is None and line:
+                    cecp = line.split()[0] != "uci"
+                if cecp and line.startswith("protover"):
                     self.send("feature done=0")
                 self.inbox.put(line)
         except Exception:

@@ -84,6 +84,7 @@ cdef enum:
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
     BAD_CAPTURE_MARGIN = 50     # attacker worth this much more than a defended victim: skipped in QS
     ASPIRATION = 35             # initial half-width of the root window
+    MAX_HARD_MS = 1000000000    # longer time limits are no limit (and would overflow)
     NO_EVAL = -INF - 1
 
 # Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
@@ -917,7 +918,7 @@ cdef class Searcher:
         s.aborted = 0
         s.node_limit = max_nodes if max_nodes else 0
         start_ns = now_ns()
-        s.deadline_ns = start_ns + <int64_t>(hard_ms * 1000000) if hard_ms else 0
+        s.deadline_ns = start_ns + <int64_t>(min(hard_ms, MAX_HARD_MS) * 1000000) if hard_ms else 0
         depth_limit = min(max_depth, MAX_PLY - 4) if max_depth else MAX_PLY - 4
 
         excluded = set(exclude)

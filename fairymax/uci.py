@@ -32,6 +32,7 @@ CHANGES_SEARCH = {"position", "go", "ucinewgame", "setoption"}
 GO_NUMBERS = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate",
               "perft"}
 GO_WORDS = GO_NUMBERS | {"infinite", "ponder", "searchmoves"}
+GO_NUMBER_LIMIT = 2 ** 31 - 1           # larger `go` numbers (ms, nodes, plies) mean "no limit"
 SQUARE_IN_TEXT = re.compile(r"([a-z])(\d+)")
 SETOPTION = re.compile(r"^name\s+(.*?)(?:\s+value\s+(.*))?$", re.I)
 
@@ -95,7 +96,8 @@ class UciFrontEnd(FrontEnd):
 
     # ------------------------------------------------------------ dispatch
     def handle_line(self, line: str) -> None:
-        cmd, _, arg = line.strip().partition(" ")
+        # UCI separates tokens by any white space (a tab after `go` is still `go`)
+        cmd, _, arg = " ".join(line.split()).partition(" ")
         if not cmd:
             return
         if self.session.job is not None and cmd in CHANGES_SEARCH:
@@ -221,7 +223,7 @@ class UciFrontEnd(FrontEnd):
             while words:
                 word = words.pop(0)
                 if word in GO_NUMBERS:
-                    params[word] = int(words.pop(0))
+                    params[word] = min(max(int(words.pop(0)), -GO_NUMBER_LIMIT), GO_NUMBER_LIMIT)
                 elif word == "searchmoves":
                     params[word] = []
                     while words and words[0] not in GO_WORDS:

@@ -275,6 +275,7 @@ def test_fen_fields_told_apart_by_content(ours, variant, given, full):
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - - 0 1",    # one field too many
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 0 KQkq 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1",
 ])
 def test_fen_fields_out_of_place_rejected(ours, fen):
     with pytest.raises(ValueError):

@@ -217,3 +217,16 @@ def test_threads_option_searches_with_helpers(engine):
     assert legal(["e2e4"], move) and [line for line in infos if re.match(INFO, line)]
     engine.send("setoption name Threads value 0", "position startpos", "go depth 4")
     assert legal([], engine.bestmove()[1])         # at least one thread
+
+
+def test_fuzzed_go_lines_still_get_a_bestmove(engine):
+    """Found by scripts/fuzz_protocol.py: tabs between tokens, numbers beyond any C int,
+    and `protover` (a CECP command) under UCI."""
+    engine.send("position startpos", "go\tmovetime\t50")
+    assert legal([], engine.bestmove()[1])
+    engine.send("go winc 100000000000000000000 wtime 300 btime 300")
+    assert legal([], engine.bestmove()[1])
+    engine.send("go nodes -100000000000000000000 depth 2")
+    assert legal([], engine.bestmove()[1])
+    engine.send("protover 2")
+    assert [line for line in engine.sync() if not line.startswith("info string")] == []
