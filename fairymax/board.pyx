@@ -961,10 +961,10 @@ cdef class Board:
         saved_history = self.history
         try:
             self._parse_fen(fen)
-        except ValueError:
+        except (ValueError, OverflowError) as exc:     # numbers beyond a C int included
             memcpy(&self.pos, &saved, sizeof(Position))
             self.history = saved_history
-            raise
+            raise ValueError(str(exc)) from None
 
     cdef _parse_fen(self, str fen):
         cdef const Rules* r = self.rules
@@ -986,6 +986,8 @@ cdef class Board:
             f = 0
             for token in re.findall(r"\d+|[A-Za-z]|~|\+|.", text):
                 if token.isdigit():
+                    if int(token) > r.width:
+                        raise ValueError(f"rank {r.height - row} is too long")
                     f += int(token)
                 elif token in "~+":
                     continue

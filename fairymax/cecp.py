@@ -272,7 +272,10 @@ class CecpFrontEnd(FrontEnd):
         if move is None:
             self.send(f"Illegal move: {arg}")
             return
-        s.user_move(move)
+        try:
+            s.user_move(move)
+        except ValueError as exc:               # a game longer than the move history
+            self.send(f"Error ({exc}): {arg}")
 
     def cmd_movenow(self, arg: str) -> None:
         pass                            # `?` when not thinking: nothing to do

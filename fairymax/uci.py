@@ -33,6 +33,7 @@ GO_NUMBERS = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth"
               "perft"}
 GO_WORDS = GO_NUMBERS | {"infinite", "ponder", "searchmoves"}
 GO_NUMBER_LIMIT = 2 ** 31 - 1           # larger `go` numbers (ms, nodes, plies) mean "no limit"
+GO_NUMBER_MIN = {"depth": 1, "nodes": 1, "mate": 1, "movestogo": 1}     # others: 0
 SQUARE_IN_TEXT = re.compile(r"([a-z])(\d+)")
 SETOPTION = re.compile(r"^name\s+(.*?)(?:\s+value\s+(.*))?$", re.I)
 
@@ -213,7 +214,11 @@ class UciFrontEnd(FrontEnd):
             if move is None:
                 self.send(f"info string illegal move {text}")
                 return
-            s.push(move)
+            try:
+                s.push(move)
+            except ValueError as exc:            # a game longer than the move history
+                self.send(f"info string move {text} not played: {exc}")
+                return
 
     def cmd_go(self, arg: str) -> None:
         s = self.session
@@ -223,7 +228,9 @@ class UciFrontEnd(FrontEnd):
             while words:
                 word = words.pop(0)
                 if word in GO_NUMBERS:
-                    params[word] = min(max(int(words.pop(0)), -GO_NUMBER_LIMIT), GO_NUMBER_LIMIT)
+                    # below 1 means at once (a single iteration), past the limit: no limit
+                    params[word] = min(max(int(words.pop(0)), GO_NUMBER_MIN.get(word, 0)),
+                                       GO_NUMBER_LIMIT)
                 elif word == "searchmoves":
                     params[word] = []
                     while words and words[0] not in GO_WORDS:

@@ -5,6 +5,11 @@
         e.send("new", "usermove e2e4")
         e.expect(r"^move ")
 
+    with UciPipe() as e:             # the same program, first line `uci`
+        e.handshake()
+        e.send("position startpos", "go depth 2")
+        e.bestmove()
+
 """
 from __future__ import annotations
 
@@ -28,7 +33,8 @@ class EnginePipe:
         self.command = command or engine_command(args)
         self.proc = subprocess.Popen(self.command, cwd=ROOT, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     text=True, bufsize=1, encoding="utf-8",
+                                     errors="surrogateescape")   # any bytes, both ways
         self.lines: "queue.Queue[str | None]" = queue.Queue()
         self.transcript: list[str] = []
         self.stderr: list[str] = []
@@ -120,6 +126,24 @@ class EnginePipe:
                 self.proc.kill()
                 self.proc.wait()
         return self.proc.returncode
+
+
+class UciPipe(EnginePipe):
+    """The same engine speaking UCI: handshake with `uci`, sync with `isready`."""
+
+    def handshake(self) -> list:
+        self.send("uci")
+        return self.expect(r"^uciok$", 10)
+
+    def sync(self, timeout: float = 10.0) -> list:
+        """isready; return the lines before the readyok."""
+        self.send("isready")
+        return self.expect(r"^readyok$", timeout)[:-1]
+
+    def bestmove(self, timeout: float = 10.0) -> tuple:
+        """(the info lines, the move) of the next bestmove."""
+        lines = self.expect(r"^bestmove ", timeout)
+        return lines[:-1], lines[-1].split()[1]
 
 
 def moves_of(lines) -> list:

@@ -7,26 +7,10 @@ import chess
 import chess.engine
 import pytest
 
-from enginepipe import ROOT, EnginePipe, engine_command
+from enginepipe import ROOT, UciPipe, engine_command
 
 INFO = (r"^info depth \d+ seldepth \d+ multipv \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ "
         r"hashfull \d+ time \d+ pv ")
-
-
-class UciPipe(EnginePipe):
-    def handshake(self) -> list:
-        self.send("uci")
-        return self.expect(r"^uciok$", 10)
-
-    def sync(self, timeout: float = 10.0) -> list:
-        """isready; return the lines before the readyok."""
-        self.send("isready")
-        return self.expect(r"^readyok$", timeout)[:-1]
-
-    def bestmove(self, timeout: float = 10.0) -> tuple:
-        """(the info lines, the move) of the next bestmove."""
-        lines = self.expect(r"^bestmove ", timeout)
-        return lines[:-1], lines[-1].split()[1]
 
 
 @pytest.fixture
