@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from enginepipe import engine_command  # noqa: E402
-from protocol_fuzz import (KNOWN_BUGS, FuzzStats, known_bugs_of, run_cecp, run_uci,  # noqa: E402
+from protocol_fuzz import (FIXED_BUGS, KNOWN_BUGS, FuzzStats, known_bugs_of, run_cecp, run_uci,  # noqa: E402
                            shown)
 
 # Lines per seed: CECP blocks carry about 29 lines (25 random, a few pings and resets),
@@ -178,12 +178,16 @@ def report(stats_list: list, command: str, started: str, seconds: float) -> tupl
         examples = failures if not bug or kind in ("crash", "hang") else failures[:1]
         for failure in examples[:5]:
             out += [f"Seed {failure.seed}: {failure.message}", "", "```"] + failure.context + ["```", ""]
-    out += ["## Known bugs (fairymax/ not changed here)", "",
+    out += ["## Known bugs", "",
             "Lines that trigger them are made by the script (unless `--no-known-bugs`), not by "
-            "the tests; tests/test_fuzz.py::test_known_bug reproduces each (strict xfail).", ""]
+            "the tests." if KNOWN_BUGS else "None open.", ""]
     for name, bug in KNOWN_BUGS.items():
         out.append(f"* **{name}** ({'/'.join(bug.protocols)}): {bug.what}.  "
                    f"Examples: {', '.join('`' + shown(e, 100) + '`' for e in bug.examples)}")
+    out += ["", "## Fixed bugs (their inputs are fuzzed; test_fixed_bug replays each)", ""]
+    for name, bug in FIXED_BUGS.items():
+        out.append(f"* **{name}** ({'/'.join(bug.protocols)}): "
+                   f"{', '.join('`' + shown(e, 100) + '`' for e in bug.examples)}")
     return "\n".join(out) + "\n", not new
 
 
