@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Position on a 16-wide guarded board, move generation from ray tables, make/unmake."""
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, MAX_PIECES,
-                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MOVED, MK_EP,
-                             mv_from, mv_to, mv_kind, piece_index)
+                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MOVED, PROMOTED, MK_EP,
+                             mv_from, mv_to, mv_kind, mv_is_drop, mv_drop_type, colour_bit,
+                             piece_index)
 from fairymax.variant cimport Rules, Variant
 
 cdef struct Undo:
@@ -28,7 +29,7 @@ cdef struct Position:
     int types_present[2]        # bit t set: the colour has a piece of type t
     int piece_count[2]          # pieces other than pawns and royals (worth more than 0)
     int piece_material[2]       # their summed values
-    int hand[2][16]             # pieces in hand per colour and type (gating)
+    int hand[2][16]             # pieces in hand per colour and type (gating, drops)
     int stm                     # side to move: 0 white, 1 black
     int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)
     int ep_victim               # square of the pawn taken e.p.
@@ -90,6 +91,20 @@ cdef inline bint in_check(Position* p, const Rules* r) noexcept nogil:
     return p.checked
 
 
+cdef inline piece_t moving_piece(const Position* p, move_t m) noexcept nogil:
+    """The piece m moves; for a drop, the piece it puts on the board."""
+    if mv_is_drop(m):
+        return colour_bit(p.stm) | mv_drop_type(m)
+    return p.sq[mv_from(m)]
+
+
+cdef inline bint drop_possible(const Position* p, const Rules* r, move_t m) noexcept nogil:
+    """Could the drop m be made here (a hash move from another position could not)?"""
+    cdef int to = mv_to(m), t = mv_drop_type(m)
+    return (p.sq[to] == EMPTY and 0 < t < 16 and p.hand[p.stm][t] > 0
+            and (r.drop_rows[p.stm][t] >> r.sq_row[to]) & 1)
+
+
 cdef inline bint is_capture(const Position* p, move_t m) noexcept nogil:
     return mv_kind(m) == MK_EP or p.sq[mv_to(m)] != EMPTY
 
@@ -109,14 +124,40 @@ cdef inline key_t piece_key(const Rules* r, piece_t pc, int sq) noexcept nogil:
     return k
 
 
+cdef inline key_t hand_change_key(const Position* p, const Rules* r, int side, int t,
+                                  int delta) noexcept nogil:
+    """What the hash of the hands changes by when side's hand of type t changes by
+    delta (+1 or -1): each piece held has a key of its own, by how many were held
+    before it."""
+    return r.zobrist_hand[side][t][p.hand[side][t] if delta > 0 else p.hand[side][t] - 1]
+
+
+cdef inline piece_t dropped_piece(const Position* p, const Rules* r, int side, int t,
+                                  int to) noexcept nogil:
+    """The piece byte a drop of type t puts on `to`: a Pawn dropped on its start row
+    keeps its first moves (crazyhouse), every other piece counts as moved."""
+    if t <= 2 and r.sq_row[to] == r.pawn_row[side]:
+        return colour_bit(side) | t
+    return colour_bit(side) | t | MOVED
+
+
 cdef inline key_t key_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
-    """The hash key make_move(m) will give, exact for plain moves and captures (other
-    kinds may differ): the search prefetches the child's hash bucket with it."""
-    cdef int frm = mv_from(m), to = mv_to(m)
+    """The hash key make_move(m) will give, exact for plain moves, captures and drops
+    (other kinds may differ): the search prefetches the child's hash bucket with it."""
+    cdef int frm = mv_from(m), to = mv_to(m), side = p.stm, gained
     cdef piece_t piece = p.sq[frm], victim = p.sq[to]
-    cdef key_t key = p.key ^ r.zobrist_side ^ piece_key(r, piece, frm) ^ piece_key(r, piece | MOVED, to)
+    cdef key_t key
+    if mv_is_drop(m):
+        key = (p.key ^ r.zobrist_side ^ hand_change_key(p, r, side, mv_drop_type(m), -1)
+               ^ piece_key(r, dropped_piece(p, r, side, mv_drop_type(m), to), to))
+    else:
+        key = p.key ^ r.zobrist_side ^ piece_key(r, piece, frm) ^ piece_key(r, piece | MOVED, to)
     if victim != EMPTY:
         key ^= piece_key(r, victim, to)
+        if r.drops:
+            gained = r.demoted_type[side] if victim & PROMOTED else r.hand_type[side][victim & TYPE_MASK]
+            if gained:
+                key ^= hand_change_key(p, r, side, gained, 1)
     if p.ep_sq >= 0:
         key ^= r.zobrist_ep[p.ep_sq]
     return key

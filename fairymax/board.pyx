@@ -15,11 +15,11 @@ castling, e.p.-immune jumps) that only unmoved pieces have.
 from libc.string cimport memset, memcpy
 
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD_ROWS,
-                             MAX_MOVES, MAX_GAME_PLY, EMPTY, TYPE_MASK, WHITE,
-                             BLACK, COLOUR_MASK, MOVED, EDGE, IRON, M_CAPTURE, M_QUIET, M_LEAP,
-                             M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
+                             MAX_MOVES, MAX_GAME_PLY, MAX_HAND, EMPTY, TYPE_MASK, WHITE,
+                             BLACK, COLOUR_MASK, MOVED, PROMOTED, EDGE, IRON, M_CAPTURE, M_QUIET,
+                             M_LEAP, M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
                              MK_PUSH, colour_bit, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
-                             mv_gate, colour_of, piece_index)
+                             mv_gate, mv_drop, mv_is_drop, mv_drop_type, colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant, StepRuns, CHECK_LEAP_ROWS, CHECK_LEAP_FILES
 
 import re
@@ -51,14 +51,20 @@ cdef inline score_t piece_psq(const Rules* r, piece_t pc, int sq) noexcept nogil
     return v if pc & WHITE else -v
 
 cdef key_t hand_key(const Position* p, const Rules* r) noexcept nogil:
-    """Hash of the pieces in hand (one key per piece held)."""
+    """Hash of the pieces in hand (a key per piece held, by how many were held before)."""
     cdef key_t k = 0
     cdef int side, t, i
     for side in range(2):
         for t in range(16):
             for i in range(p.hand[side][t]):
-                k ^= r.zobrist_hand[side][t]
+                k ^= r.zobrist_hand[side][t][i]
     return k
+
+
+cdef inline score_t hand_psq(const Rules* r, int side, int t) noexcept nogil:
+    """Rules.hand_psq of a piece in side's hand, White's view (as piece_psq)."""
+    cdef score_t v = r.hand_psq[t | (side << 4)]
+    return -v if side else v
 
 
 cdef inline bint occupied(piece_t cell) noexcept nogil:
@@ -511,7 +517,7 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
         return False                # a pass (null move)
     if mv_kind(m) == MK_EP or mv_kind(m) == MK_CASTLE or mv_gate(m):
         return in_check_of(p, r, side)
-    frm = mv_from(m)
+    frm = mv_from(m)                # a drop's: its own square, so nothing is discovered
     to = mv_to(m)
     piece = p.sq[to]
     drow = r.sq_row[royal] - r.sq_row[to]
@@ -526,6 +532,8 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
             to += d
         if to == royal:
             return True
+    if mv_is_drop(m):
+        return False
     return discovers_attack(p, r, royal, frm, side ^ 1)
 
 
@@ -535,6 +543,8 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
     if mv_kind(m) == MK_CASTLE:
         e = frm + CASTLE_STEP[mv_detail(m)]
     if r.simple_attacks and p.royal_sq[mover] >= 0:
+        if mv_is_drop(m) and p.undo[p.ply - 1].checked == 0:
+            return False            # a drop uncovers nothing
         if e < 0 and p.undo[p.ply - 1].checked == 0 and p.royal_sq[mover] != to \
                 and mv_kind(m) != MK_EP and r.queen_lines_only:
             return discovers_attack(p, r, p.royal_sq[mover], frm, p.stm)
@@ -550,17 +560,41 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
     return royal_capturable(p, r, p.stm, e, to)
 
 
+cdef int gen_drops(const Position* p, const Rules* r, move_t* out, int n) noexcept nogil:
+    """Append the drops of the side to move: each type in its hand on each empty square
+    of the rows it may be dropped on."""
+    cdef int side = p.stm, t, row, f, sq, rows
+    for t in range(1, r.num_types + 1):
+        if p.hand[side][t] <= 0:
+            continue
+        rows = r.drop_rows[side][t]
+        for row in range(r.height):
+            if not (rows >> row) & 1:
+                continue
+            sq = square(row, 0)
+            for f in range(r.width):
+                if p.sq[sq + f] == EMPTY:
+                    out[n] = mv_drop(sq + f, t)
+                    n += 1
+    return n
+
+
 # ---------------------------------------------------------------- public C API
 
 cdef int gen_moves(const Position* p, const Rules* r, move_t* out, int kind) noexcept nogil:
     """Pseudo-legal moves of the side to move: all of them (GEN_ALL), or the captures
-    and promotions (GEN_CAPTURES), or the others (GEN_QUIETS)."""
+    and promotions (GEN_CAPTURES), or the others (GEN_QUIETS), drops last."""
+    cdef int n
     # constant kinds, so the compiler makes a specialised copy of the walker for each
     if kind == GEN_CAPTURES:
         return walk_rays(p, r, p.stm, GEN_CAPTURES, out, NULL)
     if kind == GEN_QUIETS:
-        return walk_rays(p, r, p.stm, GEN_QUIETS, out, NULL)
-    return walk_rays(p, r, p.stm, GEN_ALL, out, NULL)
+        n = walk_rays(p, r, p.stm, GEN_QUIETS, out, NULL)
+    else:
+        n = walk_rays(p, r, p.stm, GEN_ALL, out, NULL)
+    if r.drops:
+        n = gen_drops(p, r, out, n)
+    return n
 
 
 cdef inline void remove_from_list(Position* p, int side, int sq) noexcept nogil:
@@ -622,11 +656,70 @@ cdef inline void restore_state(Position* p, const Undo* u) noexcept nogil:
     p.psq_score = u.psq_score
 
 
+cdef inline void add_to_hand(Position* p, const Rules* r, int side, int t, int delta) noexcept nogil:
+    """Change side's hand of type t by delta (+1/-1), its hash key and psq score."""
+    if delta < 0:
+        p.hand[side][t] -= 1
+    p.key ^= hand_change_key(p, r, side, t, 1)
+    if delta > 0:
+        p.hand[side][t] += 1
+    p.psq_score += delta * hand_psq(r, side, t)
+
+
+cdef bint make_drop(Position* p, const Rules* r, move_t m) noexcept nogil:
+    """make_move for a drop."""
+    cdef int to = mv_to(m), t = mv_drop_type(m), side = p.stm
+    cdef Undo* u = &p.undo[p.ply]
+    cdef piece_t piece = dropped_piece(p, r, side, t, to)
+    if r.simple_attacks:
+        in_check(p, r)          # the legality test needs to know
+    save_state(p, u)
+    u.move = m
+    u.moved = piece
+    u.captured = EMPTY
+    if p.ep_sq >= 0:
+        p.key ^= r.zobrist_ep[p.ep_sq]
+    p.ep_sq = p.ep_sq2 = p.ep_victim = -1
+    add_to_hand(p, r, side, t, -1)
+    p.sq[to] = piece
+    p.pindex[to] = p.pcount[side]
+    p.plist[side][p.pcount[side]] = to
+    p.pcount[side] += 1
+    count_type(p, r, side, t, 1)
+    p.key ^= piece_key(r, piece, to) ^ r.zobrist_side
+    p.pawn_key ^= pawn_part(r, piece, to)
+    p.psq_score += piece_psq(r, piece, to)
+    p.halfmove = 0 if t <= 2 else p.halfmove + 1
+    if r.value[t] < 0:
+        recompute_royal(p, r, side)
+    p.stm = side ^ 1
+    p.checked = -1
+    p.ply += 1
+    if illegal_after(p, r, m):
+        unmake_move(p, r)
+        return False
+    return True
+
+
+cdef void unmake_drop(Position* p, const Rules* r, const Undo* u) noexcept nogil:
+    """unmake_move for a drop (p.ply and p.stm already taken back)."""
+    cdef int to = mv_to(u.move), t = mv_drop_type(u.move), side = p.stm
+    remove_from_list(p, side, to)
+    p.sq[to] = EMPTY
+    count_type(p, r, side, t, -1)
+    p.hand[side][t] += 1
+    if r.value[t] < 0:
+        recompute_royal(p, r, side)
+    restore_state(p, u)
+
+
 cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     """Make m (pseudo-legal for the side to move).  Returns 0 and leaves the position
     unchanged if the move is illegal, else 1."""
+    if mv_is_drop(m):
+        return make_drop(p, r, m)
     cdef int frm = mv_from(m), to = mv_to(m), kind = mv_kind(m), promo = mv_promo(m)
-    cdef int side = p.stm, opp = side ^ 1, capsq, corner, rook_to, step, ep
+    cdef int side = p.stm, opp = side ^ 1, capsq, corner, rook_to, step, ep, gained
     cdef Undo* u = &p.undo[p.ply]
     cdef piece_t piece = p.sq[frm], victim, moved_piece, corner_piece, gated
     cdef key_t key = p.key
@@ -650,9 +743,17 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         remove_from_list(p, opp, capsq)
         count_type(p, r, opp, victim & TYPE_MASK, -1)
         p.sq[capsq] = EMPTY
+        if r.drops:
+            gained = r.demoted_type[side] if victim & PROMOTED else r.hand_type[side][victim & TYPE_MASK]
+            if gained:
+                key ^= hand_change_key(p, r, side, gained, 1)
+                p.hand[side][gained] += 1
+                psq += hand_psq(r, side, gained)
     moved_piece = piece | MOVED
     if promo:
         moved_piece = (piece & ~TYPE_MASK) | MOVED | promo
+        if r.drops:
+            moved_piece |= PROMOTED
         count_type(p, r, side, piece & TYPE_MASK, -1)
         count_type(p, r, side, promo, 1)
     key ^= piece_key(r, piece, frm) ^ piece_key(r, moved_piece, to)
@@ -679,9 +780,9 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.plist[side][p.pcount[side]] = frm
         p.pcount[side] += 1
         count_type(p, r, side, gated & TYPE_MASK, 1)
+        key ^= piece_key(r, gated, frm) ^ hand_change_key(p, r, side, gated & TYPE_MASK, -1)
         p.hand[side][gated & TYPE_MASK] -= 1
-        key ^= piece_key(r, gated, frm) ^ r.zobrist_hand[side][gated & TYPE_MASK]
-        psq += piece_psq(r, gated, frm)
+        psq += piece_psq(r, gated, frm) - hand_psq(r, side, gated & TYPE_MASK)
     p.ep_sq = p.ep_sq2 = p.ep_victim = -1
     if kind == MK_PUSH:
         ep = to - (to - frm) // mv_detail(m)
@@ -711,9 +812,12 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
     cdef move_t m = u.move
     cdef int frm = mv_from(m), to = mv_to(m), side = p.stm ^ 1, opp = p.stm
-    cdef int step, corner, rook_to, promo = mv_promo(m)
+    cdef int step, corner, rook_to, promo = mv_promo(m), victim
     cdef piece_t gated
     p.stm = side
+    if mv_is_drop(m):
+        unmake_drop(p, r, u)
+        return
     if mv_gate(m):
         gated = p.sq[frm]
         remove_from_list(p, side, frm)
@@ -738,6 +842,10 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
         count_type(p, r, opp, u.captured & TYPE_MASK, 1)
         if r.value[u.captured & TYPE_MASK] < 0:
             recompute_royal(p, r, opp)
+        if r.drops:
+            victim = r.demoted_type[side] if u.captured & PROMOTED else r.hand_type[side][u.captured & TYPE_MASK]
+            if victim:
+                p.hand[side][victim] -= 1
     if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
         p.royal_sq[side] = frm
     restore_state(p, u)
@@ -826,6 +934,7 @@ cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept n
 # ---------------------------------------------------------------- Python surface
 
 _MOVE_RE = re.compile(r"^([a-n])(\d{1,2})([a-n])(\d{1,2})=?([a-zA-Z]?)$")
+_DROP_RE = re.compile(r"^([A-Za-z])@([a-n]\d{1,2})$")
 
 
 def winner_text(int side) -> str:
@@ -893,7 +1002,7 @@ cdef class Board:
         """Rebuild piece lists, counts, key and psq score from the squares."""
         cdef Position* p = &self.pos
         cdef const Rules* r = self.rules
-        cdef int sq, side
+        cdef int sq, side, t
         cdef piece_t pc
         p.pcount[0] = p.pcount[1] = 0
         memset(p.type_count, 0, sizeof(p.type_count))
@@ -918,6 +1027,9 @@ cdef class Board:
         if p.ep_sq >= 0:
             p.key ^= r.zobrist_ep[p.ep_sq]
         p.key ^= hand_key(p, r)
+        for side in range(2):
+            for t in range(1, 16):
+                p.psq_score += p.hand[side][t] * hand_psq(r, side, t)
         recompute_royal(p, r, 0)
         recompute_royal(p, r, 1)
         p.ply = p.root_ply = 0
@@ -975,9 +1087,12 @@ cdef class Board:
             raise ValueError("empty FEN")
         placement = fields[0]
         holdings = ""
-        if "[" in placement:          # pieces in hand (gating variants; ignored elsewhere)
+        if "[" in placement:          # pieces in hand (gating and drop variants; ignored elsewhere)
             placement, _, holdings = placement.partition("[")
             holdings = holdings.rstrip("]")
+        elif r.drops and placement.count("/") == r.height:
+            # X-FEN may write the holdings as an extra rank: ".../RNBQKBNR/Pn"
+            placement, _, holdings = placement.rpartition("/")
         rows = placement.split("/")
         if len(rows) != r.height:
             raise ValueError(f"FEN has {len(rows)} ranks, the board has {r.height}")
@@ -989,7 +1104,10 @@ cdef class Board:
                     if int(token) > r.width:
                         raise ValueError(f"rank {r.height - row} is too long")
                     f += int(token)
-                elif token in "~+":
+                elif token == "~":
+                    if r.drops and f > 0:       # the piece before it was a promoted Pawn
+                        p.sq[square(row, f - 1)] |= PROMOTED
+                elif token == "+":
                     continue
                 elif token.isalpha():
                     colour = 0 if token.isupper() else 1
@@ -1003,12 +1121,17 @@ cdef class Board:
                     raise ValueError(f"bad character '{token}' in FEN")
             if f != r.width:
                 raise ValueError(f"rank {r.height - row} has {f} files, the board has {r.width}")
-        if r.gating:
+        if r.gating or r.drops:
             for token in holdings:
+                if token == "-":
+                    continue
                 colour = 0 if token.isupper() else 1
-                t = self.variant.type_of(token, colour)
-                if t not in (r.gate_type[colour][0], r.gate_type[colour][1]) or not t:
+                t = self.variant.type_of(token, colour) if token.isalpha() else 0
+                if not t or (r.drops and not r.hand_type[colour][t]) or (
+                        r.gating and t not in (r.gate_type[colour][0], r.gate_type[colour][1])):
                     raise ValueError(f"bad piece '{token}' in hand")
+                if p.hand[colour][t] >= MAX_HAND - 1:
+                    raise ValueError(f"too many '{token}' in hand")
                 p.hand[colour][t] += 1
         side_field = fields[1] if len(fields) > 1 else "w"
         if side_field not in ("w", "b"):
@@ -1088,7 +1211,8 @@ cdef class Board:
         cdef int f, j, t
         for f in range(r.width):
             t = self.pos.sq[square(r.back_row[side], f)]
-            if t == EMPTY or colour_of(t) != side or r.value[t & TYPE_MASK] >= 0:
+            if t == EMPTY or colour_of(t) != side or r.value[t & TYPE_MASK] >= 0 \
+                    or r.value[r.home_type[side][f]] >= 0:
                 continue
             t &= TYPE_MASK
             for j in range(r.first_ray[t], r.first_ray[t + 1]):
@@ -1152,16 +1276,20 @@ cdef class Board:
                         own += "ABCDEFGHIJKLMN"[f]
             rights += own if side == 0 else own.lower()
         ep = self.square_name(p.ep_sq) if p.ep_sq >= 0 else "-"
-        if r.gating:
-            rows[len(rows) - 1] += "[" + "".join(
-                self._letter(colour_bit(side) | t) * p.hand[side][t]
-                for side in range(2) for t in range(1, 16) if p.hand[side][t]) + "]"
+        if r.gating or r.drops:
+            rows[len(rows) - 1] += "[" + self.holdings(0) + self.holdings(1) + "]"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[p.stm], rights or "-", ep,
                                       p.halfmove, 1 + (self.fullmove_offset + len(self.history)) // 2)
 
+    def holdings(self, int side) -> str:
+        """The pieces in side's hand as FEN letters (upper case for White), in ini order."""
+        return "".join(self._letter(colour_bit(side) | t) * self.pos.hand[side][t]
+                       for t in range(1, 16) if self.pos.hand[side][t])
+
     def _letter(self, int pc):
         letter = self.variant.letter(pc & TYPE_MASK)
-        return letter.upper() if pc & WHITE else letter.lower()
+        letter = letter.upper() if pc & WHITE else letter.lower()
+        return letter + "~" if pc & PROMOTED else letter
 
     # ---- squares and moves as text
     def square_name(self, int sq) -> str:
@@ -1182,7 +1310,9 @@ cdef class Board:
         return square(row, f)
 
     def move_text(self, int m) -> str:
-        """XBoard coordinate notation: e2e4, e7e8q; castling as the royal's move."""
+        """XBoard coordinate notation: e2e4, e7e8q, drops P@e4; castling as the royal's move."""
+        if mv_is_drop(m):
+            return self.variant.letter(mv_drop_type(m)).upper() + "@" + self.square_name(mv_to(m))
         text = self.square_name(mv_from(m)) + self.square_name(mv_to(m))
         if mv_promo(m):
             text += self.variant.letter(mv_promo(m)).lower()
@@ -1200,6 +1330,14 @@ cdef class Board:
                 if mv_kind(m) == MK_CASTLE and (CASTLE_STEP[mv_detail(m)] > 0) == want_right:
                     return m
             raise ValueError(f"no castling move {text}")
+        found = _DROP_RE.match(text)
+        if found:
+            to = self._parse_square(found.group(2))
+            t = self.variant.type_of(found.group(1), self.pos.stm)
+            for m in legal:
+                if mv_is_drop(m) and mv_to(m) == to and mv_drop_type(m) == t:
+                    return m
+            raise ValueError(f"illegal drop {text}")
         found = _MOVE_RE.match(text)
         if not found:
             raise ValueError(f"malformed move {text}")
@@ -1252,8 +1390,12 @@ cdef class Board:
         """Make a legal move (as returned by legal_moves or parse_move)."""
         if self.pos.ply >= MAX_GAME_PLY - HISTORY_RESERVE:
             raise ValueError("game too long")
-        if mv_from(m) >= NSQ or mv_to(m) >= NSQ or not self.rules.is_board[mv_from(m)] \
-                or (self.pos.sq[mv_from(m)] & COLOUR_MASK) != colour_bit(self.pos.stm):
+        if mv_from(m) >= NSQ or mv_to(m) >= NSQ or not self.rules.is_board[mv_from(m)]:
+            raise ValueError(f"not a move on this board: {m}")
+        if mv_is_drop(m):
+            if not drop_possible(&self.pos, self.rules, m):
+                raise ValueError(f"not a drop of the side to move: {m}")
+        elif (self.pos.sq[mv_from(m)] & COLOUR_MASK) != colour_bit(self.pos.stm):
             raise ValueError(f"not a move of the side to move: {m}")
         if not make_move(&self.pos, self.rules, m):
             raise ValueError(f"illegal move {self.move_text(m)}")
@@ -1371,6 +1513,10 @@ cdef class Board:
         if p.ep_sq >= 0:
             key ^= r.zobrist_ep[p.ep_sq]
         key ^= hand_key(p, r)
+        for side in range(2):
+            for k in range(1, 16):
+                assert p.hand[side][k] >= 0, "negative hand count"
+                psq += p.hand[side][k] * hand_psq(r, side, k)
         for side in range(2):
             for k in range(p.pcount[side]):
                 sq = p.plist[side][k]

@@ -33,6 +33,7 @@ WHILE_THINKING = {"post", "nopost", "hard", "easy", "otim", "computer", "name", 
                   "accepted", "rejected", "random", "cores", "egtpath", "draw"}
 MOVE_LIKE = re.compile(r"^([a-z]\d+[a-z]\d+|[A-Za-z]@[a-z]\d+|@@@@|O-O(-O)?|0-0(-0)?)", re.I)
 SQUARE = re.compile(r"^([a-z])(\d+)$")
+HOLDING = re.compile(r"^\[([A-Za-z]*)\]\s*\[([A-Za-z]*)\]")      # `holding [PN] [pb]`; a third [..] is ignored
 EDIT_LINE = re.compile(r"^([#c.]|[A-Za-z][+~]?[a-z]\d+)$")   # other lines: normal commands
 NO_POSITION = "Error (no valid position: send setboard or new)"
 
@@ -295,6 +296,17 @@ class CecpFrontEnd(FrontEnd):
             self.session.set_fen(arg)
         except ValueError as exc:
             self.send(f"tellusererror Illegal position: {exc}")
+
+    def cmd_holding(self, arg: str) -> None:
+        """`holding [WHITE] [BLACK]` (from an ICS, in drop games): set the hands."""
+        found = HOLDING.match(arg)
+        if not found:
+            self.send(f"Error (bad holding): {arg}")
+            return
+        try:
+            self.session.set_holdings(found.group(1), found.group(2))
+        except ValueError as exc:
+            self.send(f"Error (bad holding): {exc}")
 
     def cmd_perft(self, arg: str) -> None:
         """`perft N` (not CECP; Stockfish's reply): `move: count` per legal move in

@@ -127,11 +127,14 @@ cdef void fill_psq(Rules* r, const int* material, int centre_spread, int advance
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0
     cdef double d2, maxd2 = cx * cx + cy * cy
     for t in range(32):
+        r.hand_psq[t] = 0
         for sq in range(NSQ):
             r.psq[t][sq] = 0
     for t in range(1, r.num_types + 1):
         value = material[t] if r.value[t] > 0 else 0
         for c in range(2):
+            if r.drops:                 # Seirawan's gating hand stays unvalued
+                r.hand_psq[t | (c << 4)] = value
             for sq in range(NSQ):
                 if not r.is_board[sq]:
                     continue
@@ -213,9 +216,12 @@ def init_psq(Variant variant):
 
 
 cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
-    """Sum of Rules.psq over all pieces, White's view (what Board maintains incrementally)."""
-    cdef int c, k, sq, total = 0
+    """Sum of Rules.psq over all pieces and Rules.hand_psq over the pieces in hand, White's
+    view (what Board maintains incrementally)."""
+    cdef int c, k, sq, t, total = 0
     for c in range(2):
+        for t in range(1, r.num_types + 1):
+            total += (1 - 2 * c) * p.hand[c][t] * r.hand_psq[t | (c << 4)]
         for k in range(p.pcount[c]):
             sq = p.plist[c][k]
             if c == 0:

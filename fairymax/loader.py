@@ -47,6 +47,12 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
     may put one on the square a never-moved piece (not a pawn) leaves.  Fairy-Max
     turns this on by the game name "seirawan" (hand pieces #9 and #10); so does the
     loader when the line is absent.
+``Drops: P 2-7`` / ``Drops: all``
+    (only in a block headed ``Game+: name``, which Fairy-Max skips) A drop game (crazyhouse): a captured piece goes to the capturer's hand as its own
+    piece of that letter (a promoted one as a Pawn), and a move may instead put a
+    piece from the hand on any empty square.  Each ``LETTER FIRST-LAST`` pair limits
+    that piece's drops to those ranks, counted from the dropping side (1 = its own
+    back rank); ``all`` means no limits.
 
 Every problem in a file raises :class:`IniError` with a message ``FILE:LINE: text``.
 """
@@ -74,14 +80,17 @@ MAX_VALUE = 32767        # |piece value| bound, so values fit any score type
 
 EXTENSION_KEYS = ("promote", "bareking", "stalemate", "gating")
 
-_GAME_RE = re.compile(r"^Game:\s*(\S+)(?:\s+#\s+(\S+)(?:\s+#\s+(\S+))?)?\s*$")
+# the header of a block with rules Fairy-Max lacks: Fairy-Max looks for "Game:" only,
+# so it neither lists nor plays such a variant
+EXTENDED_GAME = "Game+:"
+_GAME_RE = re.compile(r"^Game\+?:\s*(\S+)(?:\s+#\s+(\S+)(?:\s+#\s+(\S+))?)?\s*$")
 _BOARD_RE = re.compile(r"^(\d+)x(\d+)(?:=([+-]?\d+))?$")
 _PIECE_START_RE = re.compile(r"^(\S):\s*[+-]?\d")
 _PIECE_RE = re.compile(r"^(\S):\s*(\S+)(.*)$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
-_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating)\s*:(.*)$", re.IGNORECASE)
+_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops)\s*:(.*)$", re.IGNORECASE)
 
 
 class IniError(ValueError):
@@ -149,6 +158,9 @@ class VariantSpec:
     bare_king: bool = False
     stalemate: str | None = None
     gating: str | None = None    # letters of the pieces each side may gate (upper case)
+    # drop game: upper-case letter -> (first, last) rank it may be dropped on, counted
+    # from the dropping side (1-based); None: captured pieces leave the game
+    drops: dict[str, tuple[int, int]] | None = None
     file: str = ""
     line: int = 0
 
@@ -262,6 +274,28 @@ def _parse_setup(text: str, width: int, colour: str, where: tuple[str, int]) -> 
         raise IniError(*where, f"bad {colour} setup line: expected {width} piece numbers "
                                f"(one per file), got {len(tokens)}")
     return [int(t) for t in tokens]
+
+
+_DROP_LIMIT_RE = re.compile(r"([A-Za-z])\s*(\d+)\s*-\s*(\d+)")
+
+
+def _parse_drops(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict[str, tuple[int, int]]:
+    """Parse the value of a ``Drops:`` line: ``all`` or ``LETTER FIRST-LAST`` pairs."""
+    if text.lower() == "all":
+        return {}
+    limits: dict[str, tuple[int, int]] = {}
+    rest = text.replace(",", " ")
+    for token in _DROP_LIMIT_RE.finditer(rest):
+        letter, first, last = token.group(1).upper(), int(token.group(2)), int(token.group(3))
+        if not spec.piece_number(letter, 0):
+            raise IniError(*where, f"Drops: '{letter}' is not a piece of {spec.name}")
+        if not 1 <= first <= last <= spec.height:
+            raise IniError(*where, f"Drops: ranks {first}-{last} of '{letter}' are not within "
+                                   f"1-{spec.height} (first <= last)")
+        limits[letter] = (first, last)
+    if not limits or _DROP_LIMIT_RE.sub("", rest).strip():
+        raise IniError(*where, f"Drops: expected 'all' or LETTER FIRST-LAST pairs, got '{text}'")
+    return limits
 
 
 def _parse_promote(text: str, spec: VariantSpec, where: tuple[str, int]) -> tuple[str, str]:
@@ -435,6 +469,8 @@ class _Reader:
                 if not letters:
                     raise IniError(*where, "Gating: no piece letters")
                 spec.gating = letters.upper()
+            elif key == "drops":
+                spec.drops = _parse_drops(value, spec, where)
             else:
                 if value.lower() not in ("loss", "draw"):
                     raise IniError(*where, f"Stalemate: expected 'loss' or 'draw', got '{value}'")
@@ -467,7 +503,7 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
     if not lines or lines[0].rstrip() != VERSION_LINE:
         raise IniError(path, 1, f"first line must be '{VERSION_LINE}'")
 
-    game_rows = [i for i, line in enumerate(lines) if line.startswith("Game:")]
+    game_rows = [i for i, line in enumerate(lines) if line.startswith(("Game:", EXTENDED_GAME))]
     bounds = game_rows + [len(lines)]
 
     # Start-up game: only if the first non-blank line after the version looks like a board.
@@ -489,6 +525,9 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
         info = above[2:].strip() if above.startswith("//") else ""
         spec, after = reader.parse_game(row + 1, bounds[k + 1], (name, ptc, parent, info), lineno)
         reader.parse_extensions(spec, after, bounds[k + 1])
+        if spec.drops is not None and not lines[row].startswith(EXTENDED_GAME):
+            raise IniError(path, lineno, f"'{name}' has rules Fairy-Max cannot play (Drops:): "
+                                         f"start it with '{EXTENDED_GAME} {name}' so that Fairy-Max skips it")
         variants[name] = spec
     return variants
 

@@ -38,13 +38,14 @@ import threading
 from collections import namedtuple
 
 from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
-                             EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind,
+                             EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind, mv_is_drop,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
-                             captured_type, repetitions, attacked, hill_reached, key_after)
+                             captured_type, repetitions, attacked, hill_reached, key_after,
+                             moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport (EvalInfo, PawnCache, eval_info_init, evaluate, psq_total,
@@ -256,7 +257,7 @@ cdef inline int order_key(SearchState* s, const Position* p, move_t m) noexcept 
     cdef const Rules* r = s.rules
     cdef int victim = captured_type(p, m)
     cdef int promo = mv_promo(m)
-    cdef int piece = p.sq[mv_from(m)]
+    cdef int piece = moving_piece(p, m)
     cdef int gain, attacker
     if victim or promo:
         gain = 0
@@ -476,7 +477,10 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         if hash_move:
             # cheap sanity check; the 64-bit key makes a foreign move (nearly) impossible
             piece = p.sq[mv_from(hash_move)]
-            if piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != colour_bit(p.stm):
+            if mv_is_drop(hash_move):
+                if not drop_possible(p, r, hash_move):
+                    hash_move = 0
+            elif piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != colour_bit(p.stm):
                 hash_move = 0
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
@@ -535,7 +539,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         while True:
             if m:
                 # -- search move m (list index i once generated)
-                piece = p.sq[mv_from(m)]
+                piece = moving_piece(p, m)
                 victim = captured_type(p, m)
                 tactical = victim != 0 or mv_promo(m) != 0
                 pruned_score = NO_EVAL

@@ -371,6 +371,15 @@ class Session:
         self.position_valid = True
         self.position_changed()
 
+    def set_holdings(self, white: str, black: str) -> None:
+        """The hands as the GUI sees them (CECP `holding`, sent by an ICS interface).
+        ValueError, keeping the position, if they do not fit the variant."""
+        if not self.board.variant.flags()["drops"]:
+            raise ValueError(f"{self.variant_name} has no pieces in hand")
+        placement, _, rest = self.board.fen().partition(" ")
+        self.board.set_fen(f"{placement.split('[')[0]}[{white.upper()}{black.lower()}] {rest}")
+        self.position_changed()
+
     def position_changed(self) -> None:
         self.excluded = set()
         self.apply_gui_rules()

@@ -26,8 +26,10 @@ cdef enum:
     MAX_PIECES = 64         # per colour
     MAX_MOVES = 512         # per position
     MAX_GAME_PLY = 4096     # undo stack / repetition history (game + search)
+    MAX_HAND = 32           # pieces of one type in one hand (hash keys per count)
 
-# Piece byte: bits 0-3 type (1..15), bit 4 white, bit 5 black, bit 6 has-moved.
+# Piece byte: bits 0-3 type (1..15), bit 4 white, bit 5 black, bit 6 has-moved,
+# bit 7 promoted (drop games only: a captured promoted piece goes to hand as a Pawn).
 # EDGE has both colour bits, so "cell & own_colour" stops a ray at the edge and
 # at an own piece with one test.
 cdef enum:
@@ -37,6 +39,7 @@ cdef enum:
     BLACK = 0x20
     COLOUR_MASK = 0x30
     MOVED = 0x40
+    PROMOTED = 0x80
     EDGE = 0x30
     IRON = -665         # pieces valued below this cannot be captured (Fairy-Max l.230)
 
@@ -68,6 +71,8 @@ cdef enum:
 #               of a multi-step pawn push (MK_PUSH)
 #   bits 28-29  gating: 1 or 2 = the first or second hand piece of Rules.gate_type
 #               is put on the square the mover left (Seirawan)
+# A drop has from == to (no piece move can end where it started) and the dropped
+# piece type in the detail bits.
 cdef enum:
     MK_NORMAL = 0
     MK_EP = 1          # captures the piece on the previous move's destination
@@ -94,3 +99,13 @@ cdef inline int mv_detail(move_t m) noexcept nogil:
 
 cdef inline int mv_gate(move_t m) noexcept nogil:
     return (m >> 28) & 0x3
+
+
+cdef inline move_t mv_drop(int to, int ptype) noexcept nogil:
+    return mv_pack(to, to, 0, MK_NORMAL, ptype)
+
+cdef inline bint mv_is_drop(move_t m) noexcept nogil:
+    return mv_from(m) == mv_to(m)
+
+cdef inline int mv_drop_type(move_t m) noexcept nogil:
+    return mv_detail(m)

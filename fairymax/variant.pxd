@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The compiled rules of one variant: C arrays read by move generation and search."""
-from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
+from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS, MAX_HAND
 
 cdef enum:
     # the longest leap (rows, files) whose check board.check_after_move can read off a
@@ -61,7 +61,15 @@ cdef struct Rules:
     int bare_king_loses        # pieces.ini extension: a bare royal loses
     int gating                 # Seirawan gating from a hand of gate_type pieces
     int gate_type[2][2]        # [colour][0/1]: piece types held at the start
-    key_t zobrist_hand[2][MAX_TYPES]
+    key_t zobrist_hand[2][MAX_TYPES][MAX_HAND]   # [colour][type][pieces held before]
+    # drop games (pieces.ini "Drops:"): a capture by `side` of a piece of type t puts a
+    # hand_type[side][t] in side's hand (0: nothing, e.g. a royal), a promoted piece
+    # (PROMOTED) a demoted_type[side]; side may drop a piece of type t on the rows
+    # whose bits are set in drop_rows[side][t]
+    int drops
+    int hand_type[2][MAX_TYPES]
+    int demoted_type[2]
+    int drop_rows[2][MAX_TYPES]
     int simple_attacks         # every capture ray is a plain leaper or slider
     # for simple_attacks: a square is attacked from direction attack_step[i] by a
     # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t;
@@ -91,6 +99,7 @@ cdef struct Rules:
     key_t zobrist_ep[NSQ]
     key_t zobrist_side
     score_t psq[32][NSQ]       # piece-square value, from the owner's view; set by evaluate
+    score_t hand_psq[32]       # the same for a piece in hand, by piece_index
 
 cdef class Variant:
     cdef Rules rules
@@ -99,3 +108,4 @@ cdef class Variant:
     cdef bint _first_move_only(self, int t, int j)
     cdef bint _may_be_tactical(self, int t, int j)
     cdef _build_attack_tables(self)
+    cdef _set_drop_rules(self, dict limits)

@@ -9,7 +9,7 @@ king-of-the-hill and stalemate-loss flags, and the fast attack tables.
 from libc.string cimport memset
 
 from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
-                             MAX_RAYS, M_CAPTURE, M_QUIET, M_LEAP, COLOUR_MASK,
+                             MAX_RAYS, MAX_HAND, M_CAPTURE, M_QUIET, M_LEAP, COLOUR_MASK,
                              TYPE_MASK, IRON, colour_bit)
 
 cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
@@ -149,6 +149,9 @@ cdef class Variant:
             for i, letter in enumerate(gating[:2]):
                 r.gate_type[c][i] = self.type_of(letter, c)
 
+        if spec.drops is not None:
+            self._set_drop_rules(spec.drops)
+
         self._sort_rays()
         self._build_attack_tables()
         if r.castles:
@@ -165,7 +168,26 @@ cdef class Variant:
         r.zobrist_side = _splitmix(&seed)
         for c in range(2):
             for t in range(MAX_TYPES):
-                r.zobrist_hand[c][t] = _splitmix(&seed)
+                for i in range(MAX_HAND):
+                    r.zobrist_hand[c][t][i] = _splitmix(&seed)
+
+    cdef _set_drop_rules(self, dict limits):
+        """Fill the drop-game tables (see Rules) from the ``Drops:`` rank limits."""
+        cdef Rules* r = &self.rules
+        cdef int side, t, row, rank
+        r.drops = 1
+        for side in range(2):
+            r.demoted_type[side] = self.type_of(self.spec.pieces[0].letter, side)
+            for t in range(1, r.num_types + 1):
+                if r.value[t] < 0:
+                    continue            # a royal never goes to hand
+                letter = self.spec.pieces[t - 1].letter.upper()
+                r.hand_type[side][t] = self.type_of(letter, side)
+                first, last = limits.get(letter, (1, r.height))
+                for row in range(r.height):
+                    rank = r.height - row if side == 0 else row + 1
+                    if first <= rank <= last:
+                        r.drop_rows[side][t] |= 1 << row
 
     cdef _sort_rays(self):
         """Fill the fast generator's ray lists and the capturable-cell table (see Rules)."""
@@ -343,6 +365,6 @@ cdef class Variant:
             "checks_from_move": bool(r.checks_from_move),
             "hill": bool(r.hill), "triple_ep": bool(r.triple_ep), "castles": bool(r.castles),
             "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
-            "gating": bool(r.gating),
+            "gating": bool(r.gating), "drops": bool(r.drops),
             "promo_row": (r.promo_row[0], r.promo_row[1]), "pawn_row": (r.pawn_row[0], r.pawn_row[1]),
         }

@@ -78,3 +78,15 @@ def fmax_rule_cases() -> list[PerftCase]:
         moves = [] if keys["moves"] == "-" else keys["moves"].split(",")
         cases.append(PerftCase(_label(comment, len(cases)), keys["variant"], None, moves, counts))
     return cases
+
+
+def drop_cases(playable: set[str]) -> list[PerftCase]:
+    """drops.epd lines (Fairy-Stockfish counts) of the variants in `playable`: the drop
+    games and xiangqi, which pieces.ini gains one at a time."""
+    cases = []
+    for comment, head, counts in _entries("drops.epd"):
+        variant, _, fen = head.partition(" ")
+        name = variant.split("=", 1)[1]
+        if name in playable:
+            cases.append(PerftCase(_label(comment, len(cases)), name, fen.strip(), counts=counts))
+    return cases

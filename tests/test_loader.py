@@ -151,7 +151,7 @@ def test_default_path():
 def test_pieces_ini_names(ours):
     for name in REQUIRED_NAMES:
         assert name in ours, name
-    assert list(ours) == FMAX_NAMES
+    assert list(ours) == FMAX_NAMES + ["crazyhouse"]
 
 
 def test_pieces_ini_extensions(ours):
@@ -286,6 +286,12 @@ BROKEN = [
     ("bare-king-value", HEAD + game(tail="BareKing: win\n"), 11, "BareKing"),
     ("stalemate-value", HEAD + game(tail="Stalemate: maybe\n"), 11, "Stalemate"),
     ("startup-game-bad", HEAD + "8x8\n1 2 3\n", 3, "setup"),
+    ("drops-in-plain-game", HEAD + game(tail="Drops: all\n"), 3, "Game+: mini"),
+    ("drops-unknown-piece", HEAD + game(tail="Drops: X 2-7\n").replace("Game:", "Game+:"), 11,
+     "'X' is not a piece"),
+    ("drops-bad-ranks", HEAD + game(tail="Drops: P 0-7\n").replace("Game:", "Game+:"), 11, "ranks 0-7"),
+    ("drops-garbage", HEAD + game(tail="Drops: P 2-7 x\n").replace("Game:", "Game+:"), 11,
+     "LETTER FIRST-LAST"),
 ]
 
 

@@ -5,6 +5,8 @@
   give the official promotion sets those engines count.
 - fmax-rules.epd (Fairy-Max 5.0b's own generator) runs with Fairy-Max's fmax.ini, where a
   pawn promotes to one piece only, as in Fairy-Max.
+- drops.epd (Fairy-Stockfish counts) runs for the drop games and xiangqi that pieces.ini
+  has (DROP_VARIANTS).
 CI runs every depth up to NODE_BUDGET leaves; `pytest -m slow` runs the rest.
 """
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import board_of
-from perft_data import chess_cases, fmax_rule_cases, variant_cases
+from perft_data import chess_cases, drop_cases, fmax_rule_cases, variant_cases
 
 NODE_BUDGET = 1_000_000
 SLOW_BUDGET = 50_000_000
@@ -22,6 +24,8 @@ SLOW_BUDGET = 50_000_000
 # shields the royal (Qd8-d7 + Hawk on d8 against a Queen on c8); Fairy-Max, and the
 # S-chess rules, allow it, so we count 101 more moves.
 COMPARABLE_UPTO = {"38-seirawan/random12": 3}
+# the variants of drops.epd that pieces.ini defines
+DROP_VARIANTS = {"crazyhouse"}
 
 
 def depths(case, budget_low, budget_high):
@@ -80,7 +84,18 @@ def test_fmax_rules_deep(fmax, case, todo):
     run(fmax, case, todo)
 
 
+@pytest.mark.parametrize("case,todo", params(drop_cases(DROP_VARIANTS), False))
+def test_drops(ours, case, todo):
+    run(ours, case, todo)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case,todo", params(drop_cases(DROP_VARIANTS), True))
+def test_drops_deep(ours, case, todo):
+    run(ours, case, todo)
+
+
 def test_references_cover_every_case():
     """The budget leaves at least depth 1 of every reference line in the fast run."""
-    for case in chess_cases() + variant_cases() + fmax_rule_cases():
+    for case in chess_cases() + variant_cases() + fmax_rule_cases() + drop_cases(DROP_VARIANTS):
         assert min(case.counts.values()) <= NODE_BUDGET, case.name

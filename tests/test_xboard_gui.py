@@ -15,6 +15,7 @@ from enginepipe import ROOT, engine_command
 
 XBMATCH = ROOT / "scripts" / "xbmatch.sh"
 FAIRYMAX = "/usr/games/fairymax"
+SJAAKII = "/usr/games/sjaakii"
 BAD = re.compile(r"forfeit|illegal|false|invalid|wins on time|loses on time|did not send|"
                  r"crash|exited|not found", re.I)
 # every line our driver may send: thinking lines, move, feature, pong, setup/piece, results,
@@ -28,10 +29,10 @@ pytestmark = pytest.mark.skipif(
     reason="needs xboard, xvfb-run and fairymax")
 
 
-def run_match(tmp_path, games, tc, inc, variant):
-    """Our engine is xboard's first engine, Fairy-Max the second."""
+def run_match(tmp_path, games, tc, inc, variant, opponent=FAIRYMAX):
+    """Our engine is xboard's first engine, the opponent (Fairy-Max) the second."""
     out = tmp_path / "xb"
-    proc = subprocess.run(["sh", str(XBMATCH), " ".join(engine_command()), FAIRYMAX, str(games), tc,
+    proc = subprocess.run(["sh", str(XBMATCH), " ".join(engine_command()), opponent, str(games), tc,
                            str(inc), variant, str(out)], cwd=ROOT, capture_output=True, text=True,
                           timeout=120 + games * 300)
     pgn = (out / "match.pgn").read_text() if (out / "match.pgn").exists() else ""
@@ -68,6 +69,15 @@ def test_one_game_engine_defined_variant(tmp_path):
     proc, pgn, debug = run_match(tmp_path, 1, "0:04", 0.05, "los-alamos")
     check(proc, pgn, debug, 1)
     assert re.search(r"setup \(PN\.RQKpn\.rqk\) 6x6\+0_fairy", debug)
+
+
+@pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
+def test_one_game_crazyhouse_against_sjaakii(tmp_path):
+    # xboard's own crazyhouse: holdings, drops (P@e4) and promoted pieces refereed by the GUI
+    proc, pgn, debug = run_match(tmp_path, 1, "0:06", 0.05, "crazyhouse", SJAAKII)
+    check(proc, pgn, debug, 1)
+    assert '[Variant "crazyhouse"]' in pgn
+    assert re.search(r"^\d+ >first : [A-Z]@[a-h][1-8]$|^\d+ <first : move [A-Z]@[a-h][1-8]$", debug, re.M)
 
 
 @pytest.mark.slow
