@@ -22,6 +22,11 @@ to 8 hex digits read as a signed 32-bit word (``FFFF0070`` is negative); with
 ``step2`` the stored mode is ``mode + ((step2 ^ step) << 12)`` in 32-bit two's
 complement, as Fairy-Max computes it.
 
+A piece line may give no rays (``n:300``) when the block has a GUI line for its letter
+(``# N& N``): the piece's rays are then compiled from that line's Betza notation
+(:mod:`fairymax.betza`), so XBoard and the engine read the same definition.  Fairy-Max
+reads such a piece as one that cannot move, and still sends the GUI line to XBoard.
+
 Like Fairy-Max, a block's piece lines are the contiguous lines after the setup lines
 that look like ``c:value ...`` (blank lines in between are skipped, as Fairy-Max's
 ``fscanf`` skips white space); the first other line ends them.  Every line that is
@@ -264,6 +269,48 @@ def _parse_piece(text: str, where: tuple[str, int]) -> PieceSpec:
     return PieceSpec(letter=letter, value=value, rays=rays, line=where[1])
 
 
+def _rays_from_betza(pieces: list[PieceSpec], gui_lines: list[tuple[str, int]], path: str) -> None:
+    """Give each piece line without rays the rays of the block's GUI line for its letter.
+
+    ``L&`` describes the first piece with letter L (White's) and the last one (Black's);
+    ``L`` only the first, ``l`` only the last, as XBoard reads them.  Black's Betza is
+    read from Black's side.  A single piece for both colours must move alike from both
+    sides.  Pieces with rays keep them (their GUI line only describes them).
+    """
+    from fairymax.betza import BetzaError, black_rays, compile_betza   # betza builds on this module
+    defined_at: dict[int, int] = {}          # piece index -> line of the GUI line that gave its rays
+    for text, lineno in gui_lines:
+        name, betza = text.split(None, 1)
+        letter, both = name[0], name.endswith("&")
+        indices = [k for k, piece in enumerate(pieces) if piece.letter.lower() == letter.lower()]
+        if not indices:
+            continue
+        white, black = indices[0], indices[-1]
+        targets = [(white, False)] if both or letter.isupper() else []
+        if letter.islower() or (both and black != white):
+            targets.append((black, True))
+        for index, for_black in targets:
+            piece = pieces[index]
+            if index in defined_at:
+                raise IniError(path, lineno, f"piece {index + 1} ('{piece.letter}') already has the moves "
+                                             f"of the GUI line at line {defined_at[index]}")
+            if piece.rays:
+                continue
+            try:
+                rays = compile_betza(betza.strip(), pawn=index < 2, gui=True)
+            except BetzaError as exc:
+                raise IniError(path, lineno, f"GUI line '# {text}': piece {index + 1} ('{piece.letter}') "
+                                             f"has no rays and its Betza cannot give them: {exc}") from None
+            if for_black:
+                rays = black_rays(rays)
+            elif both and white == black and set(black_rays(rays)) != set(rays):
+                raise IniError(path, lineno, f"GUI line '# {text}': piece {index + 1} ('{piece.letter}') "
+                                             f"is both colours' piece, but its Betza moves differ seen from "
+                                             f"Black's side; give Black a piece line of its own")
+            piece.rays = rays
+            defined_at[index] = lineno
+
+
 def _parse_setup(text: str, width: int, colour: str, where: tuple[str, int]) -> list[int]:
     """Parse a back-rank line of ``width`` piece numbers (checked against the pieces later)."""
     tokens = text.split()
@@ -385,16 +432,12 @@ class _Reader:
 
         # Piece lines: contiguous (blank lines skipped) lines that start like "c:value".
         pieces: list[PieceSpec] = []
-        total_rays = 0
         i = self.next_nonblank(i + 1, end)
         while i < end and _PIECE_START_RE.match(self.lines[i].strip()):
             where = (self.path, i + 1)
             piece = _parse_piece(self.lines[i].strip(), where)
             if len(pieces) >= MAX_PIECE_TYPES:
                 raise self.error(i + 1, f"too many piece types: at most {MAX_PIECE_TYPES}")
-            total_rays += len(piece.rays)
-            if total_rays > MAX_RAYS:
-                raise self.error(i + 1, f"too many rays: at most {MAX_RAYS} for all pieces together")
             pieces.append(piece)
             i = self.next_nonblank(i + 1, end)
         if len(pieces) < 2:
@@ -410,15 +453,8 @@ class _Reader:
                     raise self.error(lineno, f"bad setup line: piece number {number} is not defined "
                                              f"(the variant has pieces 1..{len(pieces)}, 0 = empty)")
 
-        # Board width against the largest lateral leap (Fairy-Max: at most 16-L files).
-        lateral = max((abs(split_step(leg)[0]) for p in pieces for step, mode in p.rays
-                       for leg in (step, second_step(step, mode))), default=0)
-        if width > STRIDE - lateral:
-            raise self.error(board_no, f"bad board size {width}x{height}: a piece leaps {lateral} files "
-                                       f"sideways, so the board may have at most {STRIDE - lateral} files (16-L)")
-
         # Optional bare '#' line, then '# L[&] Betza' GUI lines.
-        gui: list[str] = []
+        gui: list[tuple[str, int]] = []          # (text, line number)
         if i < end and self.lines[i].strip().startswith("#"):
             if self.lines[i].strip() != "#":
                 raise self.error(i + 1, "a '# L Betza' GUI line must follow a bare '#' line "
@@ -428,12 +464,26 @@ class _Reader:
                 text = self.lines[i].strip()[1:].strip()
                 if not _GUI_RE.match(text):
                     raise self.error(i + 1, f"bad GUI line '# {text}': expected '# L[&] Betza'")
-                gui.append(text)
+                gui.append((text, i + 1))
                 i = self.next_nonblank(i + 1, end)
+        _rays_from_betza(pieces, gui, self.path)
+
+        total_rays = 0
+        for piece in pieces:
+            total_rays += len(piece.rays)
+            if total_rays > MAX_RAYS:
+                raise self.error(piece.line, f"too many rays: at most {MAX_RAYS} for all pieces together")
+
+        # Board width against the largest lateral leap (Fairy-Max: at most 16-L files).
+        lateral = max((abs(split_step(leg)[0]) for p in pieces for step, mode in p.rays
+                       for leg in (step, second_step(step, mode))), default=0)
+        if width > STRIDE - lateral:
+            raise self.error(board_no, f"bad board size {width}x{height}: a piece leaps {lateral} files "
+                                       f"sideways, so the board may have at most {STRIDE - lateral} files (16-L)")
 
         spec = VariantSpec(name=name, info=info, width=width, height=height, zone=zone,
                            white_setup=setups[0][0], black_setup=setups[1][0], pieces=pieces,
-                           piece_to_char=ptc, parent=parent, gui_lines=gui,
+                           piece_to_char=ptc, parent=parent, gui_lines=[text for text, _ in gui],
                            file=self.path, line=where_game)
         return spec, i
 
