@@ -26,8 +26,33 @@ only those that a depth `--balanced-depth` search of our engine scores within
 +-CP centipawns; or `--openings FILE`, used in order and cycled: one opening a
 line, either moves in our XBoard coordinate notation from the variant's start
 position (every engine can take these, Fairy-Max has no setboard) or a FEN/EPD
-position (engines need setboard).  `--write-openings FILE --count N` writes a
-generated set (with the command in its header) instead of playing.
+position (engines need setboard; UCI engines get `position fen`).  `--write-openings
+FILE --count N` writes a generated set (with the command in its header) instead of
+playing; with `--fen` it writes the positions the generated moves reach, as FENs: set-up
+start positions (scripts/openings/setup_VARIANT.txt).
+
+Pondering.  `--ponder` lets both engines think on the opponent's time.  A CECP engine
+gets `hard` and ponders by itself, so its move may come as soon as it is sent the
+opponent's move; a UCI engine with a Ponder option gets `setoption name Ponder value
+true` and is driven by the runner: after `bestmove X ponder Y` it gets the game with X
+and Y and `go ponder` (with the clocks of that moment) while the opponent thinks; the
+opponent's move is then a `ponderhit` if it was Y, else a `stop` (the bestmove that
+answers it is dropped) and a normal `go`.  A clock runs from the moment the runner sends an engine
+the opponent's move (or ponderhit), pondering or not.  Both engines think at once:
+play such games one at a time (`--concurrency 1`) on a machine with two cores.
+
+Faults.  The Termination tag says how a game ended: a rule ("White mates",
+"Stalemate", ...), "Max length adjudication", or a forfeit "White|Black REASON" whose
+kind `termination_kind` tells (time, no answer, illegal move, false claim, crash,
+resignation).  What an engine did wrong without losing the game goes in an
+`Incidents` tag: lines it wrote on stderr, protocol error lines (CECP `Error`,
+`tellusererror`; UCI `info string` replies to bad input; our engine's reports of an
+exception it caught, as `#` or `info string` lines), a ponder move that is no
+legal move, a restart after the game (it died, or gave no answer to ping/isready), a
+clock overstepped by less than `--grace` (no loss then), a move that took longer than
+`--st`, the grace and 0.1 s.
+`--fault-log FILE` appends all engine traffic of every game with a forfeit or an
+incident to FILE (`--log` writes all games' traffic).
 
 SPRT.  `--sprt ELO0,ELO1` (logistic Elo; `--alpha`, `--beta`, default 0.05)
 prints after every pair the log-likelihood ratio of the pair results (counts of
@@ -40,6 +65,9 @@ ELO1 stronger; "H0 accepted": ELO0); `--games` is then only a cap.
         --engine2 "python ../base/xboard.py" --openings scripts/openings/chess_balanced.txt
     python scripts/match.py --variant capablanca --engine2 uci:/usr/games/fairy-stockfish@odds=10
     python scripts/match.py --write-openings FILE --count 100 --balanced 60 --opening-plies 8
+    python scripts/match.py --variant shatranj --fen --count 30 --opening-plies 9 \\
+        --balanced 120 --balanced-depth 6 --write-openings scripts/openings/setup_shatranj.txt
+    python scripts/match.py --ponder --engine2 "uci:python xboard.py" --tc 2+0.05
 
 Prints W-L-D from engine 1's side, its score and Elo with a 95% interval, per game
 (trinomial) and per pair (pentanomial).  Bad input (an engine that cannot be
@@ -70,14 +98,53 @@ FAIRYMAX = "/usr/games/fairymax"
 RESULT_RE = re.compile(r"^(1-0|0-1|1/2-1/2)\s*(\{(.*)\})?")
 UCI_PREFIX = "uci:"
 # our variant names that Fairy-Stockfish's UCI_Variant spells otherwise (the rest agree)
+# (greatshatranj: our UCI front end's name for great; Fairy-Stockfish has no built-in one)
 UCI_VARIANT_NAMES = {"normal": "chess", "king-of-the-hill": "kingofthehill",
-                     "los-alamos": "losalamos", "Cambodian": "cambodian", "Ai-wok": "ai-wok"}
+                     "los-alamos": "losalamos", "Cambodian": "cambodian", "Ai-wok": "ai-wok",
+                     "great": "greatshatranj"}
 # Fairy-Stockfish's courier starts with the traditional pawn and ferz moves made:
 # it is sent our start array as a FEN instead.  (Rules that still differ from
 # Fairy-Stockfish 11.1: in cambodian our king, as Fairy-Max's, may also leap to c3/e3;
 # in seirawan our Board has no castling that gates on the rook's square, h1e1h.)
 UCI_OWN_START = {"courier"}
 BALANCE_TRIES = 500             # random openings tried per pair before --balanced gives up
+ST_MARGIN_S = 0.1               # past --st and --grace, a move's time is an incident
+STOP_WAIT_S = 5.0               # a UCI engine's time to answer `stop` of a missed ponder
+MAX_INCIDENT_TEXT = 600         # characters of a game's Incidents tag
+# engine output that reports a fault without ending the game: an incident (with our
+# engine's messages of a caught exception, "internal error ..." and "search error ...")
+CECP_ERROR_LINE = re.compile(r"^(Error\b|tellusererror\b"
+                             r"|# (internal error|search error|Traceback))")
+UCI_ERROR_LINE = re.compile(r"^(info string (unknown|bad|illegal|no valid|move \S+ not played"
+                            r"|internal error|search error|Traceback)"
+                            r"|Unknown command|No such option)", re.I)
+# the kinds of forfeit (the Termination tag is "White|Black " and one of these texts,
+# as play_game and the engines' wait_move write them); any other ending is by rule
+FORFEIT_KINDS = [
+    (re.compile(r"^loses on time \(no move\)|^plays no move|^bestmove while pondering"
+                r"|^no bestmove after stop"), "no answer"),
+    (re.compile(r"^loses on time$"), "time"),
+    (re.compile(r"^illegal move "), "illegal move"),
+    (re.compile(r"^false (illegal-move )?claim"), "false claim"),
+    (re.compile(r"^(crashed|died)$"), "crash"),
+    (re.compile(r"^resigns"), "resignation"),
+]
+NOT_FAULTS = {"rule", "resignation"}        # the other kinds are an engine's fault
+
+
+def termination_kind(termination: str) -> str:
+    """How a game ended, from its Termination tag: "rule" (mate, stalemate, repetition,
+    ... or the referee's length limit), or a forfeit kind of FORFEIT_KINDS; an unknown
+    "White ..."/"Black ..." text is "other forfeit"."""
+    side, _, reason = termination.partition(" ")
+    if side not in ("White", "Black"):
+        return "rule"
+    for pattern, kind in FORFEIT_KINDS:
+        if pattern.search(reason):
+            return kind
+    # the texts of Board.outcome that start with a colour
+    return "rule" if re.fullmatch(r"mates|is stalemated|reaches the hill|has a bare king",
+                                  reason) else "other forfeit"
 
 
 # ---------------------------------------------------------------- engines
@@ -120,27 +187,39 @@ class GameSetup:
 
 
 class EngineProcess:
-    """An engine process with a reader thread; the protocols are the subclasses."""
+    """An engine process with reader threads for its output and its stderr; the
+    protocols are the subclasses.  Incidents (see the module's docstring) are kept in
+    `incidents` until take_incidents()."""
+
+    ERROR_LINE: "re.Pattern | None" = None      # output lines that are incidents
+    MAX_INCIDENTS = 50                          # kept between two take_incidents()
 
     def __init__(self, command: str, name: str, options=(), memory: int | None = None,
-                 log=None):
+                 log=None, ponder: bool = False):
         self.command, self.options, self.memory = command, list(options), memory
         self.label = name
         self.name = name
         self.log = log
+        self.ponder = ponder            # think on the opponent's time
         self.proc = None
+        self.stderr_reader: threading.Thread | None = None
+        self.incident_lock = threading.Lock()
+        self.incidents: list = []
         self.start()
 
     def spawn(self) -> None:
         try:
             argv = shlex.split(self.command)
             self.proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          text=True, bufsize=1, errors="replace")
         except (OSError, ValueError, IndexError) as err:
             raise BadInput(f"cannot start engine {self.command!r}: {err}")
         self.lines: "queue.Queue[str | None]" = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        self.stderr_reader = threading.Thread(target=self._read_stderr, args=(self.proc,),
+                                              daemon=True)
+        self.stderr_reader.start()
 
     def start(self) -> None:
         raise NotImplementedError
@@ -150,6 +229,43 @@ class EngineProcess:
         for line in proc.stdout:
             lines.put(line.rstrip("\n"))
         lines.put(None)
+
+    def _read_stderr(self, proc) -> None:
+        for line in proc.stderr:
+            self.note(f"stderr: {line.rstrip()}")
+
+    def note(self, text: str) -> None:
+        """Record an incident of this engine."""
+        if self.log:
+            self.log(f"{self.label}! {text}")
+        with self.incident_lock:
+            if len(self.incidents) < self.MAX_INCIDENTS:
+                self.incidents.append(f"{self.label} {text}")
+            elif len(self.incidents) == self.MAX_INCIDENTS:
+                self.incidents.append(f"{self.label} more incidents not kept")
+
+    def take_incidents(self) -> list:
+        """The incidents recorded since the last call."""
+        with self.incident_lock:
+            taken, self.incidents = self.incidents, []
+        return taken
+
+    def exit_status(self) -> str:
+        """How the process ended ("exit status N", "signal N"), waiting up to 1 s."""
+        try:
+            code = self.proc.wait(1)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        if self.stderr_reader:
+            self.stderr_reader.join(1)          # its last words are incidents too
+        return f"signal {-code}" if code < 0 else f"exit status {code}"
+
+    def take_guess(self) -> str | None:
+        """The opponent move to ponder on, where the runner drives the pondering (UCI)."""
+        return None
+
+    def start_ponder(self, moves: list, side: int, clocks: list, controls: list) -> None:
+        """Think on the opponent's time on `moves` (the game and the expected move)."""
 
     def send(self, *lines: str) -> None:
         try:
@@ -172,24 +288,50 @@ class EngineProcess:
             raise EngineDied(self.label)
         if self.log:
             self.log(f"{self.label}> {line}")
+        if self.ERROR_LINE and self.ERROR_LINE.match(line):
+            self.note(f"said: {line}")
         return line
+
+    def recover(self, sync_ok: bool | None) -> None:
+        """After a game: restart the engine, noting why, if it died (sync_ok None) or gave
+        no answer to ping/isready (sync_ok False)."""
+        if sync_ok:
+            return
+        if sync_ok is None:
+            self.note(f"exited ({self.exit_status()}); restarted")
+            self.start()                        # close() would note the exit again
+        else:
+            self.note("gave no answer to ping/isready after the game; restarted")
+            self.restart()
 
     def restart(self) -> None:
         self.close()
         self.start()
 
     def close(self) -> None:
-        if self.proc and self.proc.poll() is None:
+        """Quit the engine (killed if it has not quit in 2 s); an exit status other than 0
+        is an incident."""
+        if not self.proc:
+            return
+        if self.proc.poll() is None:
             try:
                 self.send("quit")
                 self.proc.wait(2)
             except (EngineDied, subprocess.TimeoutExpired):
-                self.proc.kill()
+                if self.proc.poll() is None:
+                    self.note("did not quit within 2 s; killed")
+                    self.proc.kill()
                 self.proc.wait()
+                return
+        status = self.exit_status()
+        if status != "exit status 0":
+            self.note(f"exited ({status}) on quit")
 
 
 class Engine(EngineProcess):
     """One CECP engine process."""
+
+    ERROR_LINE = CECP_ERROR_LINE
 
     def start(self) -> None:
         self.spawn()
@@ -264,7 +406,7 @@ class Engine(EngineProcess):
             self.send(f"level 0 {fmt_base(control.base)} {control.inc:g}")
         if setup.depth:
             self.send(f"sd {setup.depth}")
-        self.send("easy", "force")
+        self.send("hard" if self.ponder else "easy", "force")
         if setup.custom:
             self.send(f"setboard {setup.fen}")
         for text in setup.book:
@@ -311,19 +453,28 @@ class Engine(EngineProcess):
     def end_game(self, result: str, reason: str) -> None:
         try:
             self.send(f"result {result} {{{reason}}}", "force")
-            if not self.sync(5.0):
-                self.restart()
+            answered = self.sync(5.0)
         except EngineDied:
-            self.restart()
+            answered = None
+        self.recover(answered)
 
 
 class UciEngine(EngineProcess):
-    """One UCI engine process, told the whole game before every `go`."""
+    """One UCI engine process, told the whole game before every `go`.
+
+    Pondering (self.ponder): after `bestmove X ponder Y`, take_guess() gives Y and
+    start_ponder() sends the game with X and Y and `go ponder`; the next go() sends
+    `ponderhit` if the game is the one pondered on, else `stop`, drops the bestmove that
+    answers it and sends the position and `go`."""
+
+    ERROR_LINE = UCI_ERROR_LINE
 
     def start(self) -> None:
         self.spawn()
         self.uci_options: dict = {}         # name -> the rest of its "option name" line
-        self.thinking = False
+        self.thinking = False               # a `go` (ponder too) awaits its bestmove
+        self.guess: str | None = None       # the ponder move of the last bestmove
+        self.pondered: list | None = None   # the moves of the ponder search running
         self.position = "startpos"
         self.depth: int | None = None
         self.height = 8
@@ -345,6 +496,8 @@ class UciEngine(EngineProcess):
             raise BadInput(f"engine {self.command!r} exited during the UCI handshake")
         if self.memory and "Hash" in self.uci_options:
             self.send(f"setoption name Hash value {self.memory}")
+        if self.ponder and "Ponder" in self.uci_options:
+            self.send("setoption name Ponder value true")
         for option in self.options:
             name, _, value = option.partition("=")
             self.send(f"setoption name {name} value {value}")
@@ -376,15 +529,20 @@ class UciEngine(EngineProcess):
             name = UCI_VARIANT_NAMES.get(setup.variant, setup.variant)
             self.send(f"setoption name UCI_Variant value {name}")
         own_start = setup.custom or setup.variant in UCI_OWN_START
-        self.position = f"fen {setup.fen}" if own_start else "startpos"
+        self.position = f"fen {uci_fen(setup.fen, setup.ranks)}" if own_start else "startpos"
         self.depth, self.height, self.thinking = setup.depth, setup.ranks, False
+        self.guess = self.pondered = None
         if not self.sync():
             raise EngineDied(self.label)
 
-    def go(self, moves: list, side: int, clocks: list, controls: list) -> None:
+    def position_line(self, moves: list) -> str:
         position = f"position {self.position}"
         if moves:
             position += " moves " + " ".join(to_uci(text, self.height) for text in moves)
+        return position
+
+    def limits(self, side: int, clocks: list, controls: list) -> str:
+        """The limits of a `go` for `side` (clocks in seconds)."""
         limits = []
         own = controls[side]
         if own.st is not None:
@@ -395,8 +553,48 @@ class UciEngine(EngineProcess):
                           f"winc {int(controls[0].inc * 1000)} binc {int(controls[1].inc * 1000)}")
         if self.depth:
             limits.append(f"depth {self.depth}")
-        self.send(position, "go " + " ".join(limits))
+        return " ".join(limits)
+
+    def go(self, moves: list, side: int, clocks: list, controls: list) -> None:
+        if self.pondered is not None:
+            pondered, self.pondered = self.pondered, None
+            self.check_ponder_quiet()
+            if moves == pondered:
+                self.send("ponderhit")
+                return
+            self.send("stop")
+            self.drop_bestmove()
+        self.send(self.position_line(moves), f"go {self.limits(side, clocks, controls)}".rstrip())
         self.thinking = True
+
+    def take_guess(self) -> str | None:
+        guess, self.guess = self.guess, None
+        return guess if self.ponder and "Ponder" in self.uci_options else None
+
+    def start_ponder(self, moves: list, side: int, clocks: list, controls: list) -> None:
+        self.send(self.position_line(moves),
+                  f"go ponder {self.limits(side, clocks, controls)}".rstrip())
+        self.thinking = True
+        self.pondered = list(moves)
+
+    def check_ponder_quiet(self) -> None:
+        """Forfeit if a bestmove came while pondering (UCI allows none before ponderhit
+        or stop); the output so far is dropped."""
+        while not self.lines.empty():
+            line = self.get(0)
+            if line is not None and line.startswith("bestmove"):
+                raise Forfeit(f"bestmove while pondering: {line}")
+
+    def drop_bestmove(self) -> None:
+        """Wait for the bestmove that answers `stop`; Forfeit after STOP_WAIT_S."""
+        deadline = time.monotonic() + STOP_WAIT_S
+        while True:
+            line = self.get(deadline - time.monotonic())
+            if line is None:
+                raise Forfeit(f"no bestmove after stop within {STOP_WAIT_S:g} s")
+            if line.startswith("bestmove"):
+                self.thinking = False
+                return
 
     def wait_move(self, deadline: float) -> str:
         while True:
@@ -408,16 +606,20 @@ class UciEngine(EngineProcess):
                 words = line.split()
                 if len(words) < 2 or words[1] in ("(none)", "0000"):
                     raise Forfeit(f"plays no move: {line}")
+                ponder = len(words) >= 4 and words[2] == "ponder"
+                self.guess = from_uci(words[3], self.height) if ponder else None
                 return from_uci(words[1], self.height)
 
     def end_game(self, result: str, reason: str) -> None:
+        self.guess = self.pondered = None
         try:
             if self.thinking:
                 self.send("stop")
-            if not self.sync(5.0):
-                self.restart()
+            answered = self.sync(5.0)
+            self.thinking = False
         except EngineDied:
-            self.restart()
+            answered = None
+        self.recover(answered)
 
 
 def shift_ranks(text: str, shift: int) -> str:
@@ -434,11 +636,18 @@ def from_uci(text: str, ranks: int) -> str:
     return shift_ranks(text, -1) if ranks == 10 else text
 
 
+def uci_fen(fen: str, ranks: int) -> str:
+    """Our FEN for UCI: the squares after the board and side fields (the e.p. square)
+    in UCI's ranks."""
+    fields = fen.split()
+    return " ".join(fields[:2] + [to_uci(f, ranks) for f in fields[2:]])
+
+
 def make_engine(command: str, label: str, options=(), memory: int | None = None,
-                log=None) -> EngineProcess:
+                log=None, ponder: bool = False) -> EngineProcess:
     if command.startswith(UCI_PREFIX):
-        return UciEngine(command[len(UCI_PREFIX):], label, options, memory, log)
-    return Engine(command, label, options, memory, log)
+        return UciEngine(command[len(UCI_PREFIX):], label, options, memory, log, ponder)
+    return Engine(command, label, options, memory, log, ponder)
 
 
 @dataclass
@@ -500,6 +709,7 @@ class GameRecord:
     fen: str | None = None              # set-up start position, if any
     round_tag: str = ""                 # "GAME", or "OPPONENT.GAME" in a gauntlet
     controls: tuple = ()                # (White's, Black's) TimeControl
+    incidents: list = field(default_factory=list)   # faults that did not end the game
 
 
 @functools.lru_cache(maxsize=None)
@@ -651,15 +861,26 @@ def load_openings(settings: Settings, path: str) -> list:
     return listed
 
 
-def write_openings(settings: Settings, path: str, count: int, command: str) -> int:
-    """Write `count` distinct generated openings, one a line; returns how many pairs it took."""
+def position_after(settings: Settings, moves: list) -> str:
+    """The FEN of the variant's start position after `moves`."""
+    board = make_board(settings)
+    for text in moves:
+        board.push(board.parse_move(text))
+    return board.fen()
+
+
+def write_openings(settings: Settings, path: str, count: int, command: str,
+                   fen: bool = False) -> int:
+    """Write `count` distinct generated openings, one a line (as moves, or with `fen` as the
+    FEN of the position they reach); returns how many pairs it took."""
     lines, seen, pair = [], set(), 0
     source = Openings(settings)
     while len(lines) < count:
         if pair >= 20 * count:
             raise BadInput(f"only {len(lines)} distinct {settings.variant} openings in {pair} "
                            "tries; ask for fewer or more --opening-plies")
-        text = " ".join(source.for_pair(pair).moves)
+        moves = source.for_pair(pair).moves
+        text = position_after(settings, moves) if fen and moves else " ".join(moves)
         pair += 1
         if text and text not in seen:
             seen.add(text)
@@ -669,8 +890,10 @@ def write_openings(settings: Settings, path: str, count: int, command: str) -> i
     # the scores, so the set, depend on the engine's evaluation: name its version
     version = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
                              capture_output=True, text=True).stdout.strip() or "unknown"
+    form = ("the FEN of the position they reach (a set-up start position), one a line"
+            if fen else "XBoard coordinate moves from the start position, one opening a line")
     header = [f"# {count} {settings.variant} openings of {settings.opening_plies} random plies, "
-              f"{how}; XBoard coordinate moves from the start position, one opening a line.",
+              f"{how}; {form}.",
               f"# made by: {command}  (at commit {version})"]
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(header + lines) + "\n")
@@ -747,6 +970,18 @@ def play_game(engines: list, rec: GameRecord, settings: Settings, start: Opening
             return finish("1/2-1/2", "Max length adjudication")
         side = board.side_to_move
         eng, control = engines[side], controls[side]
+        waiting = engines[1 - side]
+        guess = waiting.take_guess()
+        if guess is not None:
+            try:
+                guessed = board.move_text(board.parse_move(guess))
+            except ValueError:
+                rec.incidents.append(f"{waiting.label} ponders on an illegal move {guess}")
+            else:
+                try:
+                    waiting.start_ponder(rec.moves + [guessed], 1 - side, clocks, controls)
+                except EngineDied:
+                    return loss(1 - side, "crashed")
         t0 = time.monotonic()
         if settings.depth and control.st is None and control.base <= 0:
             limit = 3600.0
@@ -766,7 +1001,13 @@ def play_game(engines: list, rec: GameRecord, settings: Settings, start: Opening
             clocks[side] -= elapsed
             if clocks[side] < -settings.grace and not settings.depth:
                 return loss(side, "loses on time")
+            if clocks[side] < 0 and not settings.depth:
+                rec.incidents.append(f"{eng.label} overstepped its clock by "
+                                     f"{-clocks[side] * 1000:.0f} ms (within the grace)")
             clocks[side] += control.inc
+        elif elapsed > control.st + settings.grace + ST_MARGIN_S:
+            rec.incidents.append(f"{eng.label} took {elapsed * 1000:.0f} ms for a move of "
+                                 f"{control.st:g} s")
         try:
             move = board.parse_move(move_text)
         except ValueError:
@@ -794,6 +1035,8 @@ def pgn_text(rec: GameRecord, settings: Settings) -> str:
     if rec.fen:
         tags += [("SetUp", "1"), ("FEN", rec.fen)]
     tags += [("PlyCount", str(len(rec.moves))), ("Termination", rec.reason)]
+    if rec.incidents:
+        tags.append(("Incidents", incident_text(rec.incidents)))
     out = [f'[{k} "{v}"]' for k, v in tags]
     black_first = bool(rec.fen) and rec.fen.split()[1] == "b"
     words = []
@@ -817,6 +1060,26 @@ def pgn_text(rec: GameRecord, settings: Settings) -> str:
             line = f"{line} {word}" if line else word
     lines.append(line)
     return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n\n"
+
+
+def incident_text(incidents: list) -> str:
+    """A game's incidents as one PGN tag value: " | "-separated, the engines' stderr
+    lines last, each engine's run of them as one item (the count, the first and the last
+    line); at most MAX_INCIDENT_TEXT characters, no quote or backslash."""
+    items, stderr = [], {}
+    for text in incidents:
+        label, _, rest = text.partition(" ")
+        if rest.startswith("stderr: "):
+            stderr.setdefault(label, []).append(rest[8:])
+        else:
+            items.append(text)
+    for label, lines in stderr.items():
+        shown = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"
+        items.append(f"{label} stderr ({len(lines)} line{'s' * (len(lines) > 1)}): {shown}")
+    text = " | ".join(items).replace("\\", "/").replace('"', "'")
+    if len(text) > MAX_INCIDENT_TEXT:
+        text = text[:MAX_INCIDENT_TEXT - 3] + "..."
+    return text
 
 
 @dataclass
@@ -1098,6 +1361,12 @@ def parse_args(argv):
     ap.add_argument("--write-openings", metavar="FILE",
                     help="write --count generated openings to FILE and exit")
     ap.add_argument("--count", type=int, default=100, help="openings for --write-openings")
+    ap.add_argument("--fen", action="store_true",
+                    help="--write-openings writes the positions reached, as FENs")
+    ap.add_argument("--ponder", action="store_true",
+                    help="engines think on the opponent's time (CECP hard, UCI go ponder)")
+    ap.add_argument("--fault-log", metavar="FILE",
+                    help="append the engine traffic of games with a forfeit or incident")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-plies", type=int, default=600)
     ap.add_argument("--grace", type=float, default=0.0,
@@ -1161,7 +1430,7 @@ def run(args, argv) -> int:
 
     if args.write_openings:
         command = "python scripts/match.py " + shlex.join(sys.argv[1:] if argv is None else argv)
-        pairs = write_openings(settings, args.write_openings, args.count, command)
+        pairs = write_openings(settings, args.write_openings, args.count, command, args.fen)
         print(f"wrote {args.count} openings to {args.write_openings} ({pairs} generated)")
         return 0
 
@@ -1227,13 +1496,19 @@ class Match:
     def label(self, opp: Opponent) -> str:
         return f"engine2.{opp.index}" if self.gauntlet else "engine2"
 
-    def engine1(self) -> EngineProcess:
+    def engine1(self, log=None) -> EngineProcess:
         return make_engine(self.args.engine1, "engine1", self.args.option1, self.args.memory,
-                           self.log)
+                           log or self.log, self.args.ponder)
 
-    def engine2(self, opp: Opponent) -> EngineProcess:
+    def engine2(self, opp: Opponent, log=None) -> EngineProcess:
         return make_engine(opp.command, self.label(opp), self.args.option2, self.args.memory,
-                           self.log)
+                           log or self.log, self.args.ponder)
+
+    def report_incidents(self, engine: EngineProcess) -> None:
+        """Print the incidents of an engine that no game took (at its close)."""
+        for text in engine.take_incidents():
+            with self.lock:
+                print(f"incident: {text}", flush=True)
 
     def check_engines(self) -> None:
         """Start every engine once, so that bad input stops the run before any game."""
@@ -1243,6 +1518,7 @@ class Match:
                 engine.check(self.settings.variant, self.openings.needs_setboard())
             finally:
                 engine.close()
+                self.report_incidents(engine)
 
     def heading(self, opp: Opponent) -> str:
         odds = f" at 1/{opp.odds:g} time" if opp.odds != 1 else ""
@@ -1259,8 +1535,11 @@ class Match:
             self.scheduler.close(opp.index)
             print(f"{self.heading(opp)}{verdict}", flush=True)
 
-    def play_round(self, opp: Opponent, g: int, engine1, engine2) -> None:
-        """Game `g` against `opp`, written to the PGN and counted."""
+    def play_round(self, opp: Opponent, g: int, engine1, engine2, traffic=None) -> None:
+        """Game `g` against `opp`, written to the PGN and counted; with --fault-log,
+        `traffic` collects the engines' lines of the game."""
+        if traffic is not None:
+            traffic.clear()
         partner = g + 1 if g % 2 == 1 else g - 1
         start = self.books.get((opp.index, partner)) or self.openings.for_pair((g - 1) // 2)
         white_first = g % 2 == 1
@@ -1276,10 +1555,17 @@ class Match:
             rec.result = "0-1" if side == 0 else "1-0"
             rec.reason = f"{('White', 'Black')[side]} died"
         end_game(engines, rec)
+        for engine in engines:
+            rec.incidents += engine.take_incidents()
         results = self.results[opp.index]
         with self.lock:
             with open(self.pgn, "a") as f:
                 f.write(pgn_text(rec, self.settings))
+            faulty = rec.incidents or termination_kind(rec.reason) not in NOT_FAULTS
+            if traffic is not None and faulty:
+                with open(self.args.fault_log, "a") as f:
+                    f.write(f"==== {self.pgn} round {round_tag}: {rec.white} - {rec.black} "
+                            f"{rec.result} {{{rec.reason}}}\n" + "".join(traffic))
             results.add(g, score_of(rec.result, white_first))
             if not self.args.quiet:
                 print(f"game {round_tag}: {rec.white} - {rec.black} {rec.result} "
@@ -1290,15 +1576,22 @@ class Match:
     def worker(self) -> None:
         """Play the scheduler's rounds; an opponent's engine lives while its rounds last."""
         engine1 = engine2 = current = None
+        traffic = [] if self.args.fault_log else None
+
+        def keep(text: str) -> None:
+            traffic.append(f"{time.monotonic():.3f} {text}\n")
+            self.log(text)
+        log = keep if traffic is not None else None
         try:
             while (task := self.scheduler.next_task()) is not None:
                 opp, g = task
-                engine1 = engine1 or self.engine1()
+                engine1 = engine1 or self.engine1(log)
                 if current is not opp:
                     if engine2:
                         engine2.close()
-                    engine2, current = self.engine2(opp), opp
-                self.play_round(opp, g, engine1, engine2)
+                        self.report_incidents(engine2)
+                    engine2, current = self.engine2(opp, log), opp
+                self.play_round(opp, g, engine1, engine2, traffic)
         except (BadInput, OSError) as err:
             with self.lock:
                 self.failures.append(str(err))
@@ -1307,6 +1600,7 @@ class Match:
             for engine in (engine1, engine2):
                 if engine:
                     engine.close()
+                    self.report_incidents(engine)
 
     def run(self) -> int:
         if self.sprt:                   # where resumed pairs already decide
