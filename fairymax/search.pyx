@@ -831,6 +831,11 @@ cdef class Searcher:
         """Ask a running search to stop at once (thread-safe; the search holds no GIL)."""
         self.s.stop = 1
 
+    def set_deadline(self, hard_ms):
+        """Stop the running search hard_ms milliseconds from now (a ponder hit turns a
+        search without a deadline into a timed one; one int64 store, thread-safe)."""
+        self.s.deadline_ns = now_ns() + <int64_t>(min(hard_ms, MAX_HARD_MS) * 1000000)
+
     @property
     def nodes(self):
         """Nodes (search() calls) of the current/last search."""

@@ -570,6 +570,8 @@ class Session:
         job.limits = job.hit_limits or self.tm.allot()
         job.start = time.monotonic()
         job.kind = "think"
+        if job.limits.hard_ms is not None:
+            self.searcher.set_deadline(job.limits.hard_ms)
         if job.thread is None or not job.thread.is_alive():
             self.job = None
             self.finish_think(job)
