@@ -71,6 +71,27 @@ cdef inline bint occupied(piece_t cell) noexcept nogil:
     """Occupied for Fairy-Max's path tests, where off-board cells read as empty."""
     return cell != EMPTY and cell != EDGE
 
+cdef inline bint in_region(const Rules* r, int side, int ptype, int sq) noexcept nogil:
+    """May a piece of this type and side stand on sq (Rules.region_rows/files)?"""
+    return ((r.region_rows[side][ptype] >> r.sq_row[sq]) & 1) and ((r.region_files[side][ptype] >> r.sq_file[sq]) & 1)
+
+
+cdef bint royals_face(const Position* p, const Rules* r) noexcept nogil:
+    """Do the two royals stand on one file with nothing between them (illegal where
+    Rules.royals_may_not_face: xiangqi's flying general)?"""
+    cdef int top = p.royal_sq[1], bottom = p.royal_sq[0], sq
+    if not r.royals_may_not_face or top < 0 or bottom < 0 or r.sq_file[top] != r.sq_file[bottom]:
+        return False
+    if top > bottom:
+        top, bottom = bottom, top
+    sq = top + STRIDE
+    while sq < bottom:
+        if p.sq[sq] != EMPTY:
+            return False
+        sq += STRIDE
+    return True
+
+
 cdef inline bint on_hill(const Rules* r, int sq) noexcept nogil:
     cdef int row = r.sq_row[sq], f = r.sq_file[sq]
     return (row == 3 or row == 4) and (f == r.width // 2 or f == r.width // 2 - 1)
@@ -233,7 +254,9 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
     cdef int step = r.ray_step[j], mode = r.ray_mode[j]
     cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
     cdef int victim_type, first
-    cdef bint moved_push, stop, platform
+    cdef bint moved_push, stop, platform, may_land = True
+    if r.confined and not (r.ray_rows[side][j] >> r.sq_row[frm]) & 1:
+        return n
     if mode == DOUBLE_PUSH and ptype <= 2 and kind != GEN_ATTACKS:
         # a pawn's double push, the common odd ray, without the generic walk below
         # unless it lands on the promotion row
@@ -289,7 +312,9 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
         if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
             capsq = p.ep_victim
             cell = p.sq[capsq]
-        if mode & (M_CAPTURE if cell else M_QUIET):
+        if r.confined:
+            may_land = in_region(r, side, ptype, to)
+        if may_land and mode & (M_CAPTURE if cell else M_QUIET):
             if cell & own:
                 break
             if cell:
@@ -361,8 +386,9 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
         frm = p.plist[side][k]
         piece = p.sq[frm]
         ptype = piece & TYPE_MASK
-        if kind == GEN_ATTACKS or (r.gating and ptype > 2 and not (piece & MOVED)):
-            # every ray the generic way: the attack test, and pieces that may gate
+        if kind == GEN_ATTACKS or (r.gating and ptype > 2 and not (piece & MOVED)) or r.generic_type[ptype]:
+            # every ray the generic way: the attack test, pieces that may gate, and
+            # pieces whose region or ray rows the fast loops do not test
             for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
                 n = walk_ray(p, r, side, kind, out, n, scan, frm, j)
                 if n < 0:
@@ -556,6 +582,8 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
                     return True
         return attacked(p, r, p.royal_sq[mover], p.stm)
     if r.hill and hill_reached(p, r, p.stm):
+        return True
+    if royals_face(p, r):
         return True
     return royal_capturable(p, r, p.stm, e, to)
 
@@ -1046,9 +1074,14 @@ cdef class Board:
         return t
 
     def reset(self):
-        """The variant's start position: back ranks from the setup lines, a full pawn rank."""
+        """The variant's start position: its Start: FEN, or back ranks from the setup
+        lines and a full pawn rank."""
         cdef const Rules* r = self.rules
         cdef int f, side, g
+        if self.variant.spec.start_fen:
+            self._parse_fen(self.variant.spec.start_fen)
+            self.fullmove_offset = 0
+            return
         self._clear()
         self.fullmove_offset = 0
         for f in range(r.width):
@@ -1573,4 +1606,4 @@ cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogi
     """Is `side` (to move or not) exposed to a royal capture by the other side?"""
     if r.simple_attacks and p.royal_sq[side] >= 0:
         return attacked(p, r, p.royal_sq[side], side ^ 1)
-    return royal_capturable(p, r, side ^ 1, -1, -1)
+    return royals_face(p, r) or royal_capturable(p, r, side ^ 1, -1, -1)

@@ -53,11 +53,24 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
     turns this on by the game name "seirawan" (hand pieces #9 and #10); so does the
     loader when the line is absent.
 ``Drops: P 2-7`` / ``Drops: all``
-    (only in a block headed ``Game+: name``, which Fairy-Max skips) A drop game (crazyhouse): a captured piece goes to the capturer's hand as its own
+    A drop game (crazyhouse): a captured piece goes to the capturer's hand as its own
     piece of that letter (a promoted one as a Pawn), and a move may instead put a
     piece from the hand on any empty square.  Each ``LETTER FIRST-LAST`` pair limits
     that piece's drops to those ranks, counted from the dropping side (1 = its own
     back rank); ``all`` means no limits.
+``Start: FEN``
+    The start position, where the setup lines cannot give it (xiangqi).
+``Region: KA d-f 1-3, B a-i 1-5``
+    Those pieces may only stand on those files and ranks (ranks counted from the
+    owner's side): xiangqi's palace and own half.
+``RayRanks: P 6-10 1,7 -1,7``
+    Those rays of the piece start only from those ranks, counted from its owner's side.
+``FacingRoyals: illegal``
+    The two royals may not stand on one file with nothing between them.
+``Promote: none``
+    Pawns never promote.
+The lines from ``Drops:`` on are rules Fairy-Max lacks: they need a block headed
+``Game+: name``, which Fairy-Max skips.
 
 Every problem in a file raises :class:`IniError` with a message ``FILE:LINE: text``.
 """
@@ -95,7 +108,7 @@ _PIECE_RE = re.compile(r"^(\S):\s*(\S+)(.*)$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
-_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops)\s*:(.*)$", re.IGNORECASE)
+_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start)\s*:(.*)$", re.IGNORECASE)
 
 
 class IniError(ValueError):
@@ -166,6 +179,15 @@ class VariantSpec:
     # drop game: upper-case letter -> (first, last) rank it may be dropped on, counted
     # from the dropping side (1-based); None: captured pieces leave the game
     drops: dict[str, tuple[int, int]] | None = None
+    # upper-case letter -> ((first, last) file, (first, last) rank counted from the
+    # owner's side), all 1-based: the squares the piece may stand on (Region:)
+    regions: dict[str, tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=dict)
+    # upper-case letter -> ((first, last) rank from the owner's side, rays): those rays
+    # of the piece start only from those ranks (RayRanks:)
+    ray_ranks: dict[str, tuple[tuple[int, int], list[tuple[int, int]]]] = field(default_factory=dict)
+    facing_royals_illegal: bool = False    # FacingRoyals: illegal
+    start_fen: str | None = None           # Start: FEN, instead of the setup lines
+    no_promotion: bool = False             # Promote: none
     file: str = ""
     line: int = 0
 
@@ -321,6 +343,54 @@ def _parse_setup(text: str, width: int, colour: str, where: tuple[str, int]) -> 
         raise IniError(*where, f"bad {colour} setup line: expected {width} piece numbers "
                                f"(one per file), got {len(tokens)}")
     return [int(t) for t in tokens]
+
+
+_RANGE = r"(\d+)\s*-\s*(\d+)"
+_REGION_RE = re.compile(r"([A-Za-z]+)\s+([a-n])\s*-\s*([a-n])\s+" + _RANGE)
+_RAY_RANKS_RE = re.compile(r"([A-Za-z])\s+" + _RANGE + r"\s+(.+)")
+
+
+def _rank_range(first: int, last: int, spec: VariantSpec, key: str, where: tuple[str, int]) -> tuple[int, int]:
+    if not 1 <= first <= last <= spec.height:
+        raise IniError(*where, f"{key}: ranks {first}-{last} are not within 1-{spec.height} (first <= last)")
+    return first, last
+
+
+def _parse_regions(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict:
+    """``Region: KA d-f 1-3, B a-i 1-5``: letters, a file range and a rank range counted
+    from the owner's side, for each group separated by commas."""
+    regions = {}
+    for group in text.split(","):
+        m = _REGION_RE.fullmatch(group.strip())
+        if not m:
+            raise IniError(*where, f"Region: expected 'LETTERS a-i 1-3', got '{group.strip()}'")
+        letters, f1, f2 = m.group(1), ord(m.group(2)) - ord("a") + 1, ord(m.group(3)) - ord("a") + 1
+        if not 1 <= f1 <= f2 <= spec.width:
+            raise IniError(*where, f"Region: files {m.group(2)}-{m.group(3)} are not on the {spec.width}-file board")
+        ranks = _rank_range(int(m.group(4)), int(m.group(5)), spec, "Region", where)
+        for letter in letters.upper():
+            if not spec.piece_number(letter, 0):
+                raise IniError(*where, f"Region: '{letter}' is not a piece of {spec.name}")
+            regions[letter] = ((f1, f2), ranks)
+    return regions
+
+
+def _parse_ray_ranks(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict:
+    """``RayRanks: P 6-10 1,7 -1,7``: those rays of the piece start only from those
+    ranks, counted from the owner's side (a soldier's sideways steps across the river)."""
+    m = _RAY_RANKS_RE.fullmatch(text.strip())
+    if not m:
+        raise IniError(*where, f"RayRanks: expected 'LETTER FIRST-LAST step,mode ...', got '{text}'")
+    letter = m.group(1).upper()
+    numbers = [spec.piece_number(letter, 0), spec.piece_number(letter, 1)]
+    if not numbers[0]:
+        raise IniError(*where, f"RayRanks: '{letter}' is not a piece of {spec.name}")
+    ranks = _rank_range(int(m.group(2)), int(m.group(3)), spec, "RayRanks", where)
+    rays = [_parse_ray(token, where) for token in m.group(4).split()]
+    for ray in rays:
+        if not any(ray in spec.pieces[n - 1].rays for n in numbers):
+            raise IniError(*where, f"RayRanks: '{letter}' has no ray {ray[0]},{ray[1] & 0xFFFFFFFF:X}")
+    return {letter: (ranks, rays)}
 
 
 _DROP_LIMIT_RE = re.compile(r"([A-Za-z])\s*(\d+)\s*-\s*(\d+)")
@@ -504,7 +574,9 @@ class _Reader:
                 raise self.error(lineno, f"duplicate '{m.group(1)}:' line in Game '{spec.name}'")
             seen.add(key)
             where = (self.path, lineno)
-            if key == "promote":
+            if key == "promote" and value.lower() == "none":
+                spec.no_promotion = True
+            elif key == "promote":
                 spec.promote = _parse_promote(value, spec, where)
             elif key == "bareking":
                 if value.lower() != "loss":
@@ -521,6 +593,18 @@ class _Reader:
                 spec.gating = letters.upper()
             elif key == "drops":
                 spec.drops = _parse_drops(value, spec, where)
+            elif key == "region":
+                spec.regions = _parse_regions(value, spec, where)
+            elif key == "rayranks":
+                spec.ray_ranks = _parse_ray_ranks(value, spec, where)
+            elif key == "facingroyals":
+                if value.lower() != "illegal":
+                    raise IniError(*where, f"FacingRoyals: expected 'illegal', got '{value}'")
+                spec.facing_royals_illegal = True
+            elif key == "start":
+                if len(value.split("/")) != spec.height:
+                    raise IniError(*where, f"Start: expected a FEN of {spec.height} ranks, got '{value}'")
+                spec.start_fen = value
             else:
                 if value.lower() not in ("loss", "draw"):
                     raise IniError(*where, f"Stalemate: expected 'loss' or 'draw', got '{value}'")
@@ -575,8 +659,12 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
         info = above[2:].strip() if above.startswith("//") else ""
         spec, after = reader.parse_game(row + 1, bounds[k + 1], (name, ptc, parent, info), lineno)
         reader.parse_extensions(spec, after, bounds[k + 1])
-        if spec.drops is not None and not lines[row].startswith(EXTENDED_GAME):
-            raise IniError(path, lineno, f"'{name}' has rules Fairy-Max cannot play (Drops:): "
+        beyond_fairy_max = [key for key, used in (
+            ("Drops", spec.drops is not None), ("Region", spec.regions), ("RayRanks", spec.ray_ranks),
+            ("FacingRoyals", spec.facing_royals_illegal), ("Start", spec.start_fen),
+            ("Promote: none", spec.no_promotion)) if used]
+        if beyond_fairy_max and not lines[row].startswith(EXTENDED_GAME):
+            raise IniError(path, lineno, f"'{name}' has rules Fairy-Max cannot play ({', '.join(beyond_fairy_max)}): "
                                          f"start it with '{EXTENDED_GAME} {name}' so that Fairy-Max skips it")
         variants[name] = spec
     return variants

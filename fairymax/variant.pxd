@@ -67,6 +67,16 @@ cdef struct Rules:
     # (PROMOTED) a demoted_type[side]; side may drop a piece of type t on the rows
     # whose bits are set in drop_rows[side][t]
     int drops
+    # Confinement (xiangqi): a piece of type t and colour c may only land on a square
+    # whose row bit is in region_rows[c][t] and file bit in region_files[c][t]; ray j
+    # starts only from the rows in ray_rows[c][j] (a soldier steps sideways only across
+    # the river).  Types with either rule take the generic walker (generic_type[t]).
+    int confined
+    int region_rows[2][MAX_TYPES]
+    int region_files[2][MAX_TYPES]
+    int ray_rows[2][MAX_RAYS]
+    int generic_type[MAX_TYPES]
+    int royals_may_not_face    # xiangqi: two royals may not see each other along a file
     int hand_type[2][MAX_TYPES]
     int demoted_type[2]
     int drop_rows[2][MAX_TYPES]
@@ -109,3 +119,4 @@ cdef class Variant:
     cdef bint _may_be_tactical(self, int t, int j)
     cdef _build_attack_tables(self)
     cdef _set_drop_rules(self, dict limits)
+    cdef _set_confinement(self)

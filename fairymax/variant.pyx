@@ -151,6 +151,10 @@ cdef class Variant:
 
         if spec.drops is not None:
             self._set_drop_rules(spec.drops)
+        self._set_confinement()
+        r.royals_may_not_face = spec.facing_royals_illegal
+        if spec.no_promotion:
+            r.promo_row[0] = r.promo_row[1] = -1
 
         self._sort_rays()
         self._build_attack_tables()
@@ -170,6 +174,44 @@ cdef class Variant:
             for t in range(MAX_TYPES):
                 for i in range(MAX_HAND):
                     r.zobrist_hand[c][t][i] = _splitmix(&seed)
+
+    cdef _set_confinement(self):
+        """Fill the region and ray-row tables (see Rules) from the spec's Region: and
+        RayRanks: lines; without them every square and row is allowed."""
+        cdef Rules* r = &self.rules
+        cdef int c, t, j, row
+        spec = self.spec
+        all_rows, all_files = (1 << r.height) - 1, (1 << r.width) - 1
+        for c in range(2):
+            for t in range(MAX_TYPES):
+                r.region_rows[c][t] = all_rows
+                r.region_files[c][t] = all_files
+            for j in range(MAX_RAYS):
+                r.ray_rows[c][j] = all_rows
+        for letter, ((f1, f2), ranks) in spec.regions.items():
+            for c in range(2):
+                t = self.type_of(letter, c)
+                r.region_rows[c][t] = self._rows_of_ranks(c, ranks)
+                r.region_files[c][t] = ((1 << f2) - 1) & ~((1 << (f1 - 1)) - 1)
+                r.generic_type[t] = 1
+        for letter, (ranks, rays) in spec.ray_ranks.items():
+            for c in range(2):
+                t = self.type_of(letter, c)
+                for j in range(r.first_ray[t], r.first_ray[t + 1]):
+                    if (r.ray_step[j], r.ray_mode[j]) in rays:
+                        r.ray_rows[c][j] = self._rows_of_ranks(c, ranks)
+                        r.generic_type[t] = 1
+        for t in range(MAX_TYPES):
+            if r.generic_type[t]:
+                r.confined = 1
+
+    def _rows_of_ranks(self, int colour, ranks) -> int:
+        """Row bits of the ranks first..last counted from colour's side (1 = its back rank)."""
+        first, last = ranks
+        rows = 0
+        for rank in range(first, last + 1):
+            rows |= 1 << (self.rules.height - rank if colour == 0 else rank - 1)
+        return rows
 
     cdef _set_drop_rules(self, dict limits):
         """Fill the drop-game tables (see Rules) from the ``Drops:`` rank limits."""
@@ -199,7 +241,7 @@ cdef class Variant:
             r.odd_first[t] = nodd
             rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
             plain = [j for j in rays if (r.ray_mode[j] & ~7) == 0 and (r.ray_mode[j] & 3) != 0
-                     and (t > 2 or r.ray_mode[j] & M_LEAP)]
+                     and (t > 2 or r.ray_mode[j] & M_LEAP) and not r.generic_type[t]]
             steps = [(r.ray_step[j], not (r.ray_mode[j] & M_LEAP), r.ray_mode[j]) for j in plain]
             captures = [(step, slides) for step, slides, mode in steps if mode & M_CAPTURE]
             quiets = [(step, slides) for step, slides, mode in steps if mode & M_QUIET]
@@ -285,7 +327,7 @@ cdef class Variant:
                 entry[0 if low & M_LEAP else 1] |= 1 << t
         if r.width + max_lateral > STRIDE:
             raise ValueError(f"{self.spec.name}: {r.width} files leave no room for a sideways leap of {max_lateral}")
-        r.simple_attacks = simple and not r.hill
+        r.simple_attacks = simple and not r.hill and not r.confined
         r.may_duplicate = bent
         # the directions a royal attacks from come first: the others are left out
         # when none of their attackers is on the board (attacked())

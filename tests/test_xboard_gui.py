@@ -80,6 +80,16 @@ def test_one_game_crazyhouse_against_sjaakii(tmp_path):
     assert re.search(r"^\d+ >first : [A-Z]@[a-h][1-8]$|^\d+ <first : move [A-Z]@[a-h][1-8]$", debug, re.M)
 
 
+@pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
+def test_one_game_xiangqi_against_sjaakii(tmp_path):
+    # xboard's own xiangqi: 9x10 board, ranks 0-9 in moves, the GUI referees palace,
+    # river, blocked horses and elephants and the flying general
+    proc, pgn, debug = run_match(tmp_path, 1, "0:06", 0.05, "xiangqi", SJAAKII)
+    check(proc, pgn, debug, 1)
+    assert '[Variant "xiangqi"]' in pgn
+    assert re.search(r"^\d+ <first : move [a-i]\d[a-i]\d$", debug, re.M)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["normal", "capablanca", "shatranj", "roman"])
 def test_match_slow(tmp_path, variant):

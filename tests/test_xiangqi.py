@@ -1,0 +1,101 @@
+"""Xiangqi from pieces.ini's rule lines (Start, Region, RayRanks, FacingRoyals): the rules
+one by one on hand-made positions, and legal moves against Fairy-Stockfish's (pyffish)."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from conftest import board_of
+
+
+def moves_of(board) -> set[str]:
+    return {board.move_text(m) for m in board.legal_moves()}
+
+
+def from_square(board, square: str) -> set[str]:
+    return {text[len(square):] for text in moves_of(board) if re.match(square + r"[a-i]", text)}
+
+
+def test_start_position(ours):
+    board = board_of(ours, "xiangqi")
+    assert board.fen() == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    assert len(moves_of(board)) == 44
+    assert "h2e2" in moves_of(board)          # XBoard coordinates: ranks 0-9
+
+
+def test_general_and_advisor_stay_in_the_palace(ours):
+    board = board_of(ours, "xiangqi", "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1")
+    assert from_square(board, "d0") == {"e0", "d1"}          # not c0 or c1
+    assert from_square(board, "e1") == {"d2", "f2", "f0"}    # d0 is own; no square outside
+
+
+def test_elephant_stays_home_and_is_blocked_at_the_eye(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/2B6/9/9/9/4K4 w - - 0 1")
+    assert from_square(board, "c4") == {"a2", "e2"}          # a6, e6 lie across the river
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/9/9/3P5/2B1K4 w - - 0 1")
+    assert from_square(board, "c0") == {"a2"}                # d1 blocks e2
+
+
+def test_horse_is_blocked_by_its_leg(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/9/9/1P7/1N2K4 w - - 0 1")
+    assert from_square(board, "b0") == {"d1"}                # b1 is the leg toward a2 and c2
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/9/9/9/1N2K4 w - - 0 1")
+    assert from_square(board, "b0") == {"a2", "c2", "d1"}
+
+
+def test_cannon_captures_over_exactly_one_piece(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/1r7/9/1p7/9/9/1C2K4 w - - 0 1")
+    targets = from_square(board, "b0")
+    assert "b5" in targets and "b3" not in targets and "b2" in targets
+
+
+def test_soldier_steps_sideways_only_across_the_river(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/4P4/9/9/4K4 w - - 0 1")
+    assert from_square(board, "e3") == {"e4"}
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1")
+    assert from_square(board, "e5") == {"e6", "d5", "f5"}
+
+
+def test_generals_may_not_face_each_other(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+    assert "e0d0" not in moves_of(board)
+    with pytest.raises(ValueError):
+        board.set_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+
+
+def test_no_legal_move_loses(ours):
+    # Black's general on d9 is not attacked, but e9 (chariot e5) and d8 (chariot a8) are,
+    # and the palace ends at d: no legal move, which loses
+    board = board_of(ours, "xiangqi", "3k5/R8/9/9/4R4/9/9/9/9/5K3 b - - 0 1")
+    assert not board.legal_moves() and not board.in_check()
+    assert board.outcome()[0] == "1-0"
+
+
+def to_fsf(text: str) -> str:
+    """XBoard's 0-based ranks of a 10-rank board to Fairy-Stockfish's 1-based ones."""
+    return re.sub(r"\d+", lambda m: str(int(m.group()) + 1), text)
+
+
+def test_legal_moves_agree_with_fairy_stockfish(ours):
+    """Random xiangqi games: at every ply our legal moves are Fairy-Stockfish's."""
+    pyffish = pytest.importorskip("pyffish")
+    rng = random.Random(5)
+    start = pyffish.start_fen("xiangqi")
+    plies = 0
+    for _ in range(10):
+        board = board_of(ours, "xiangqi")
+        played: list[str] = []
+        for _ in range(100):
+            ours_now = {to_fsf(text): m for text, m in ((board.move_text(m), m) for m in board.legal_moves())}
+            theirs = set(pyffish.legal_moves("xiangqi", start, played))
+            assert set(ours_now) == theirs, (board.fen(), played)
+            if not theirs:
+                break
+            text = rng.choice(sorted(theirs))
+            board.push(ours_now[text])
+            board.check()
+            played.append(text)
+            plies += 1
+    assert plies > 500
