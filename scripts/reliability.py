@@ -74,9 +74,10 @@ MATCH = ROOT / "scripts" / "match.py"
 OPENINGS = ROOT / "scripts" / "openings"
 FAULT_LOG = ROOT / "results" / "tmp" / "reliability_faults.log"
 # both front ends play these (UCI names: chess, kingofthehill, greatshatranj); roman
-# has 10 ranks, where XBoard's and UCI's rank numbers differ
+# and xiangqi have 10 ranks, where XBoard's and UCI's rank numbers differ; crazyhouse
+# has drops and holdings
 VARIANTS = ("normal,capablanca,shatranj,makruk,courier,knightmate,gothic,spartan,seirawan,"
-            "king-of-the-hill,great,roman")
+            "king-of-the-hill,great,roman,crazyhouse,xiangqi")
 PROTOCOLS = "CECP vs UCI"
 ENGINE = f"{shlex.quote(sys.executable)} xboard.py"
 RESULTS = ("1-0", "0-1", "1/2-1/2")
