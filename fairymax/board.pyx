@@ -694,6 +694,17 @@ cdef inline void add_to_hand(Position* p, const Rules* r, int side, int t, int d
     p.psq_score += delta * hand_psq(r, side, t)
 
 
+cdef inline bint pass_turn(Position* p, const Rules* r, move_t m) noexcept nogil:
+    """The end of making m: the other side is to move; an illegal m is taken back (0)."""
+    p.stm ^= 1
+    p.checked = -1
+    p.ply += 1
+    if illegal_after(p, r, m):
+        unmake_move(p, r)
+        return False
+    return True
+
+
 cdef bint make_drop(Position* p, const Rules* r, move_t m) noexcept nogil:
     """make_move for a drop."""
     cdef int to = mv_to(m), t = mv_drop_type(m), side = p.stm
@@ -720,13 +731,7 @@ cdef bint make_drop(Position* p, const Rules* r, move_t m) noexcept nogil:
     p.halfmove = 0 if t <= 2 else p.halfmove + 1
     if r.value[t] < 0:
         recompute_royal(p, r, side)
-    p.stm = side ^ 1
-    p.checked = -1
-    p.ply += 1
-    if illegal_after(p, r, m):
-        unmake_move(p, r)
-        return False
-    return True
+    return pass_turn(p, r, m)
 
 
 cdef void unmake_drop(Position* p, const Rules* r, const Undo* u) noexcept nogil:
@@ -823,15 +828,9 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.royal_sq[side] = to
     if victim and r.value[victim & TYPE_MASK] < 0:
         recompute_royal(p, r, opp)
-    p.stm = opp
     p.key = key ^ r.zobrist_side
     p.psq_score = psq
-    p.checked = -1
-    p.ply += 1
-    if illegal_after(p, r, m):
-        unmake_move(p, r)
-        return False
-    return True
+    return pass_turn(p, r, m)
 
 
 cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:

@@ -345,6 +345,13 @@ def _parse_setup(text: str, width: int, colour: str, where: tuple[str, int]) -> 
     return [int(t) for t in tokens]
 
 
+def _flag(value: str, word: str, key: str, where: tuple[str, int]) -> bool:
+    """A line that switches a rule on with one word (``BareKing: loss``)."""
+    if value.lower() != word:
+        raise IniError(*where, f"{key}: expected '{word}', got '{value}'")
+    return True
+
+
 _RANGE = r"(\d+)\s*-\s*(\d+)"
 _REGION_RE = re.compile(r"([A-Za-z]+)\s+([a-n])\s*-\s*([a-n])\s+" + _RANGE)
 _RAY_RANKS_RE = re.compile(r"([A-Za-z])\s+" + _RANGE + r"\s+(.+)")
@@ -579,9 +586,7 @@ class _Reader:
             elif key == "promote":
                 spec.promote = _parse_promote(value, spec, where)
             elif key == "bareking":
-                if value.lower() != "loss":
-                    raise IniError(*where, f"BareKing: expected 'loss', got '{value}'")
-                spec.bare_king = True
+                spec.bare_king = _flag(value, "loss", "BareKing", where)
             elif key == "gating":
                 letters = "".join(value.split())
                 for c in letters:
@@ -598,9 +603,7 @@ class _Reader:
             elif key == "rayranks":
                 spec.ray_ranks = _parse_ray_ranks(value, spec, where)
             elif key == "facingroyals":
-                if value.lower() != "illegal":
-                    raise IniError(*where, f"FacingRoyals: expected 'illegal', got '{value}'")
-                spec.facing_royals_illegal = True
+                spec.facing_royals_illegal = _flag(value, "illegal", "FacingRoyals", where)
             elif key == "start":
                 if len(value.split("/")) != spec.height:
                     raise IniError(*where, f"Start: expected a FEN of {spec.height} ranks, got '{value}'")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from conftest import board_of
+from conftest import assert_moves_match_fairy_stockfish, board_of
 
 
 def moves_of(board) -> set[str]:
@@ -117,20 +117,4 @@ def test_random_games_keep_the_incremental_state(ours):
 
 def test_legal_moves_agree_with_fairy_stockfish(ours):
     """Random crazyhouse games: at every ply our legal moves are Fairy-Stockfish's."""
-    pyffish = pytest.importorskip("pyffish")
-    rng = random.Random(11)
-    start = pyffish.start_fen("crazyhouse")
-    plies = 0
-    for _ in range(12):
-        board = board_of(ours, "crazyhouse")
-        played: list[str] = []
-        for _ in range(120):
-            theirs = set(pyffish.legal_moves("crazyhouse", start, played))
-            assert moves_of(board) == theirs, (board.fen(), played)
-            if not theirs:
-                break
-            text = rng.choice(sorted(theirs))
-            board.push(board.parse_move(text))
-            played.append(text)
-            plies += 1
-    assert plies > 500
+    assert assert_moves_match_fairy_stockfish(ours, "crazyhouse", seed=11, games=12, plies=120) > 500

@@ -72,22 +72,17 @@ def test_one_game_engine_defined_variant(tmp_path):
 
 
 @pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
-def test_one_game_crazyhouse_against_sjaakii(tmp_path):
-    # xboard's own crazyhouse: holdings, drops (P@e4) and promoted pieces refereed by the GUI
-    proc, pgn, debug = run_match(tmp_path, 1, "0:06", 0.05, "crazyhouse", SJAAKII)
-    check(proc, pgn, debug, 1)
-    assert '[Variant "crazyhouse"]' in pgn
-    assert re.search(r"^\d+ >first : [A-Z]@[a-h][1-8]$|^\d+ <first : move [A-Z]@[a-h][1-8]$", debug, re.M)
-
-
-@pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
-def test_one_game_xiangqi_against_sjaakii(tmp_path):
-    # xboard's own xiangqi: 9x10 board, ranks 0-9 in moves, the GUI referees palace,
+@pytest.mark.parametrize("variant, our_move", [
+    # xboard's own crazyhouse: holdings, drops and promoted pieces refereed by the GUI
+    ("crazyhouse", r"[a-h][1-8][a-h][1-8]|[A-Z]@[a-h][1-8]"),
+    # xboard's own xiangqi: 9x10 board, ranks 0-9 in moves; the GUI referees palace,
     # river, blocked horses and elephants and the flying general
-    proc, pgn, debug = run_match(tmp_path, 1, "0:06", 0.05, "xiangqi", SJAAKII)
+    ("xiangqi", r"[a-i]\d[a-i]\d")])
+def test_one_game_against_sjaakii(tmp_path, variant, our_move):
+    proc, pgn, debug = run_match(tmp_path, 1, "0:06", 0.05, variant, SJAAKII)
     check(proc, pgn, debug, 1)
-    assert '[Variant "xiangqi"]' in pgn
-    assert re.search(r"^\d+ <first : move [a-i]\d[a-i]\d$", debug, re.M)
+    assert f'[Variant "{variant}"]' in pgn
+    assert re.search(rf"^\d+ <first : move ({our_move})$", debug, re.M)
 
 
 @pytest.mark.slow

@@ -2,12 +2,11 @@
 one by one on hand-made positions, and legal moves against Fairy-Stockfish's (pyffish)."""
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from conftest import board_of
+from conftest import assert_moves_match_fairy_stockfish, board_of
 
 
 def moves_of(board) -> set[str]:
@@ -80,22 +79,5 @@ def to_fsf(text: str) -> str:
 
 def test_legal_moves_agree_with_fairy_stockfish(ours):
     """Random xiangqi games: at every ply our legal moves are Fairy-Stockfish's."""
-    pyffish = pytest.importorskip("pyffish")
-    rng = random.Random(5)
-    start = pyffish.start_fen("xiangqi")
-    plies = 0
-    for _ in range(10):
-        board = board_of(ours, "xiangqi")
-        played: list[str] = []
-        for _ in range(100):
-            ours_now = {to_fsf(text): m for text, m in ((board.move_text(m), m) for m in board.legal_moves())}
-            theirs = set(pyffish.legal_moves("xiangqi", start, played))
-            assert set(ours_now) == theirs, (board.fen(), played)
-            if not theirs:
-                break
-            text = rng.choice(sorted(theirs))
-            board.push(ours_now[text])
-            board.check()
-            played.append(text)
-            plies += 1
-    assert plies > 500
+    assert assert_moves_match_fairy_stockfish(ours, "xiangqi", seed=5, games=10, plies=100,
+                                              to_fsf=to_fsf) > 500
