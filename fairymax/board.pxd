@@ -141,6 +141,11 @@ cdef inline piece_t dropped_piece(const Position* p, const Rules* r, int side, i
     return colour_bit(side) | t | MOVED
 
 
+cdef inline int hand_type_of_capture(const Rules* r, int side, piece_t victim) noexcept nogil:
+    """In a drop game, the type side's hand gains by capturing victim (0: none)."""
+    return r.demoted_type[side] if victim & PROMOTED else r.hand_type[side][victim & TYPE_MASK]
+
+
 cdef inline key_t key_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
     """The hash key make_move(m) will give, exact for plain moves, captures and drops
     (other kinds may differ): the search prefetches the child's hash bucket with it."""
@@ -155,7 +160,7 @@ cdef inline key_t key_after(const Position* p, const Rules* r, move_t m) noexcep
     if victim != EMPTY:
         key ^= piece_key(r, victim, to)
         if r.drops:
-            gained = r.demoted_type[side] if victim & PROMOTED else r.hand_type[side][victim & TYPE_MASK]
+            gained = hand_type_of_capture(r, side, victim)
             if gained:
                 key ^= hand_change_key(p, r, side, gained, 1)
     if p.ep_sq >= 0:

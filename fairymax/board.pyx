@@ -777,7 +777,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         count_type(p, r, opp, victim & TYPE_MASK, -1)
         p.sq[capsq] = EMPTY
         if r.drops:
-            gained = r.demoted_type[side] if victim & PROMOTED else r.hand_type[side][victim & TYPE_MASK]
+            gained = hand_type_of_capture(r, side, victim)
             if gained:
                 key ^= hand_change_key(p, r, side, gained, 1)
                 p.hand[side][gained] += 1
@@ -839,7 +839,7 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
     cdef move_t m = u.move
     cdef int frm = mv_from(m), to = mv_to(m), side = p.stm ^ 1, opp = p.stm
-    cdef int step, corner, rook_to, promo = mv_promo(m), victim
+    cdef int step, corner, rook_to, promo = mv_promo(m), gained
     cdef piece_t gated
     p.stm = side
     if mv_is_drop(m):
@@ -870,9 +870,9 @@ cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
         if r.value[u.captured & TYPE_MASK] < 0:
             recompute_royal(p, r, opp)
         if r.drops:
-            victim = r.demoted_type[side] if u.captured & PROMOTED else r.hand_type[side][u.captured & TYPE_MASK]
-            if victim:
-                p.hand[side][victim] -= 1
+            gained = hand_type_of_capture(r, side, u.captured)
+            if gained:
+                p.hand[side][gained] -= 1
     if r.value[u.moved & TYPE_MASK] < 0 and p.royal_sq[side] == to:
         p.royal_sq[side] = frm
     restore_state(p, u)
