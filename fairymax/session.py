@@ -539,7 +539,9 @@ class Session:
         moves = [m for m in legal if m not in self.excluded]
         if not moves:
             return
-        self.start_job(SearchJob("analyze", self.board.copy(), timeman.Limits(depth=self.tm.depth),
+        # no depth cap: `sd` limits the engine's own moves, and an analysing GUI (or
+        # python-chess, which stops analysis at its own depth) waits for deeper lines
+        self.start_job(SearchJob("analyze", self.board.copy(), timeman.Limits(),
                                  exclude=[m for m in self.excluded if m in legal],
                                  multipv=self.multipv))
 

@@ -278,6 +278,16 @@ def test_analyze(engine):
     engine.silent(0.3)
 
 
+def test_analyze_is_not_capped_by_sd(engine):
+    """`sd` limits the engine's own moves; analysis goes deeper (python-chess's CECP
+    client, after a depth-limited play, waits for its own analysis depth)."""
+    engine.send("new", "force", "post", "sd 2", "analyze")
+    lines = engine.expect(r"^[3-9]\d* ", 10)
+    engine.send("exit")
+    engine.sync()
+    assert lines
+
+
 def test_analyze_exclude_and_multipv(engine):
     engine.send("new", "force", "setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
                 "exclude a1a8", "option MultiPVLines=2", "post", "analyze")
