@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Position on a 16-wide guarded board, move generation from ray tables, make/unmake."""
 from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, MAX_PIECES,
-                             MAX_GAME_PLY, MAX_MOVES, EMPTY, TYPE_MASK, MOVED, PROMOTED, MK_EP,
+                             MAX_GAME_PLY, MAX_MOVES, STRIDE, EMPTY, TYPE_MASK, COLOUR_MASK, MOVED, PROMOTED, MK_EP,
                              mv_from, mv_to, mv_kind, mv_is_drop, mv_drop_type, colour_bit,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
@@ -100,9 +100,17 @@ cdef inline piece_t moving_piece(const Position* p, move_t m) noexcept nogil:
 
 cdef inline bint drop_possible(const Position* p, const Rules* r, move_t m) noexcept nogil:
     """Could the drop m be made here (a hash move from another position could not)?"""
-    cdef int to = mv_to(m), t = mv_drop_type(m)
-    return (p.sq[to] == EMPTY and 0 < t < 16 and p.hand[p.stm][t] > 0
-            and (r.drop_rows[p.stm][t] >> r.sq_row[to]) & 1)
+    cdef int to = mv_to(m), t = mv_drop_type(m), row
+    cdef piece_t own
+    if not (p.sq[to] == EMPTY and 0 < t < 16 and p.hand[p.stm][t] > 0
+            and (r.drop_rows[p.stm][t] >> r.sq_row[to]) & 1):
+        return False
+    if r.drop_one_per_file[t]:
+        own = colour_bit(p.stm) | t
+        for row in range(r.height):
+            if (p.sq[to + (row - r.sq_row[to]) * STRIDE] & (COLOUR_MASK | TYPE_MASK)) == own:
+                return False
+    return True
 
 
 cdef inline bint is_capture(const Position* p, move_t m) noexcept nogil:

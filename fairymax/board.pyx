@@ -125,6 +125,10 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
             detail = castle_code
     elif capsq != to:
         mkind = MK_EP
+    if r.promotes_to[ptype]:
+        colour = colour_of(piece)
+        if ((r.zone_rows[colour] >> r.sq_row[to]) | (r.zone_rows[colour] >> r.sq_row[frm])) & 1:
+            return shogi_promotions(p, r, kind, out, n, frm, to, capsq, piece, mkind, detail)
     if ptype <= 2:
         colour = ptype - 1
         if r.sq_row[to] == r.promo_row[colour]:
@@ -145,6 +149,24 @@ cdef inline int emit(const Position* p, const Rules* r, int kind, move_t* out, i
         return n
     out[n] = mv_pack(frm, to, promo, mkind, detail)
     return n + 1
+
+
+cdef int shogi_promotions(const Position* p, const Rules* r, int kind, move_t* out, int n,
+                          int frm, int to, int capsq, piece_t piece, int mkind, int detail) noexcept nogil:
+    """emit() for a move of a Promotes: piece that starts or ends in its zone: the
+    promotion (tactical), and the move without it (tactical only if it captures) unless
+    the piece could never move again from `to`."""
+    cdef int ptype = piece & TYPE_MASK
+    cdef bint capture = capsq != to or p.sq[to] != EMPTY
+    if kind != GEN_QUIETS:
+        out[n] = mv_pack(frm, to, r.promotes_to[ptype], mkind, detail)
+        n += 1
+    if (r.dead_rows[colour_of(piece)][ptype] >> r.sq_row[to]) & 1:
+        return n
+    if kind == GEN_ALL or (kind == GEN_CAPTURES) == capture:
+        out[n] = mv_pack(frm, to, 0, mkind, detail)
+        n += 1
+    return n
 
 
 cdef inline int plain_captures(const Position* p, const Rules* r, int side, move_t* out, int n,
@@ -251,7 +273,7 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
     cdef int ptype = piece & TYPE_MASK
     cdef bint virgin = (piece & MOVED) == 0
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
-    cdef int step = r.ray_step[j], mode = r.ray_mode[j]
+    cdef int step = r.walk_step[side][j], mode = r.walk_mode[side][j]
     cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
     cdef int victim_type, first
     cdef bint moved_push, stop, platform, may_land = True
@@ -590,18 +612,24 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
 
 cdef int gen_drops(const Position* p, const Rules* r, move_t* out, int n) noexcept nogil:
     """Append the drops of the side to move: each type in its hand on each empty square
-    of the rows it may be dropped on."""
-    cdef int side = p.stm, t, row, f, sq, rows
+    of the rows it may be dropped on (and of the files it may: Rules.drop_one_per_file)."""
+    cdef int side = p.stm, t, row, f, sq, rows, k, taken_files
     for t in range(1, r.num_types + 1):
         if p.hand[side][t] <= 0:
             continue
         rows = r.drop_rows[side][t]
+        taken_files = 0
+        if r.drop_one_per_file[t]:
+            for k in range(p.pcount[side]):
+                sq = p.plist[side][k]
+                if (p.sq[sq] & TYPE_MASK) == t:
+                    taken_files |= 1 << r.sq_file[sq]
         for row in range(r.height):
             if not (rows >> row) & 1:
                 continue
             sq = square(row, 0)
             for f in range(r.width):
-                if p.sq[sq + f] == EMPTY:
+                if p.sq[sq + f] == EMPTY and not (taken_files >> f) & 1:
                     out[n] = mv_drop(sq + f, t)
                     n += 1
     return n
@@ -731,7 +759,24 @@ cdef bint make_drop(Position* p, const Rules* r, move_t m) noexcept nogil:
     p.halfmove = 0 if t <= 2 else p.halfmove + 1
     if r.value[t] < 0:
         recompute_royal(p, r, side)
-    return pass_turn(p, r, m)
+    if not pass_turn(p, r, m):
+        return False
+    if r.drop_may_not_mate[t] and in_check(p, r) and not has_legal_move(p, r):
+        unmake_move(p, r)           # a pawn drop that mates (uchifuzume)
+        return False
+    return True
+
+
+cdef bint has_legal_move(Position* p, const Rules* r) noexcept nogil:
+    """Has the side to move a legal move?  (For NoDropMate: a drop that is legal itself
+    is tested before this, so a reply drop nests the test only while it checks back.)"""
+    cdef move_t moves[MAX_MOVES]
+    cdef int n = gen_moves(p, r, moves, GEN_ALL), i
+    for i in range(n):
+        if make_move(p, r, moves[i]):
+            unmake_move(p, r)
+            return True
+    return False
 
 
 cdef void unmake_drop(Position* p, const Rules* r, const Undo* u) noexcept nogil:
@@ -785,7 +830,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     moved_piece = piece | MOVED
     if promo:
         moved_piece = (piece & ~TYPE_MASK) | MOVED | promo
-        if r.drops:
+        if r.promoted_bit:
             moved_piece |= PROMOTED
         count_type(p, r, side, piece & TYPE_MASK, -1)
         count_type(p, r, side, promo, 1)
@@ -960,7 +1005,7 @@ cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept n
 
 # ---------------------------------------------------------------- Python surface
 
-_MOVE_RE = re.compile(r"^([a-n])(\d{1,2})([a-n])(\d{1,2})=?([a-zA-Z]?)$")
+_MOVE_RE = re.compile(r"^([a-n])(\d{1,2})([a-n])(\d{1,2})=?([a-zA-Z+]?)$")
 _DROP_RE = re.compile(r"^([A-Za-z])@([a-n]\d{1,2})$")
 
 
@@ -1131,6 +1176,7 @@ cdef class Board:
         self._clear()
         for row, text in enumerate(rows):
             f = 0
+            plus = False            # '+': the next letter is a promoted piece (shogi)
             for token in re.findall(r"\d+|[A-Za-z]|~|\+|.", text):
                 if token.isdigit():
                     if int(token) > r.width:
@@ -1140,10 +1186,14 @@ cdef class Board:
                     if r.drops and f > 0:       # the piece before it was a promoted Pawn
                         p.sq[square(row, f - 1)] |= PROMOTED
                 elif token == "+":
+                    plus = True
                     continue
                 elif token.isalpha():
                     colour = 0 if token.isupper() else 1
                     t = self.variant.type_of(token, colour)
+                    if plus and r.promotes_to[t]:
+                        t = r.promotes_to[t]
+                    plus = False
                     if not t or f >= r.width:
                         raise ValueError(f"bad piece '{token}' in rank {r.height - row}" if not t
                                          else f"rank {r.height - row} is too long")
@@ -1159,7 +1209,7 @@ cdef class Board:
                     continue
                 colour = 0 if token.isupper() else 1
                 t = self.variant.type_of(token, colour) if token.isalpha() else 0
-                if not t or (r.drops and not r.hand_type[colour][t]) or (
+                if not t or (r.drops and r.hand_type[colour][t] != t) or (
                         r.gating and t not in (r.gate_type[colour][0], r.gate_type[colour][1])):
                     raise ValueError(f"bad piece '{token}' in hand")
                 if p.hand[colour][t] >= MAX_HAND - 1:
@@ -1319,8 +1369,13 @@ cdef class Board:
                        for t in range(1, 16) if self.pos.hand[side][t])
 
     def _letter(self, int pc):
-        letter = self.variant.letter(pc & TYPE_MASK)
+        """The FEN text of a piece byte: its letter, Q~ for a crazyhouse promoted piece,
+        +P for a piece of Promotes: (shogi)."""
+        base = self.variant.unpromoted_type(pc & TYPE_MASK)
+        letter = self.variant.letter(base or (pc & TYPE_MASK))
         letter = letter.upper() if pc & WHITE else letter.lower()
+        if base:
+            return "+" + letter
         return letter + "~" if pc & PROMOTED else letter
 
     # ---- squares and moves as text
@@ -1346,7 +1401,9 @@ cdef class Board:
         if mv_is_drop(m):
             return self.variant.letter(mv_drop_type(m)).upper() + "@" + self.square_name(mv_to(m))
         text = self.square_name(mv_from(m)) + self.square_name(mv_to(m))
-        if mv_promo(m):
+        if mv_promo(m) and self.variant.unpromoted_type(mv_promo(m)):
+            text += "+"                     # shogi: the piece's own promotion
+        elif mv_promo(m):
             text += self.variant.letter(mv_promo(m)).lower()
         if mv_gate(m):
             text += self.variant.letter(self.rules.gate_type[self.pos.stm][mv_gate(m) - 1]).lower()
@@ -1390,7 +1447,16 @@ cdef class Board:
                 raise ValueError(f"no promotion or gating in {text}")
             return candidates[0]
         if not suffix:
-            return candidates[0]             # the preferred promotion
+            # shogi's deferral (7c7b, 7c7b=) where there is one, else the preferred promotion
+            for m in candidates:
+                if not mv_promo(m):
+                    return m
+            return candidates[0]
+        if suffix == "+":
+            for m in candidates:
+                if mv_promo(m) and self.variant.unpromoted_type(mv_promo(m)):
+                    return m
+            raise ValueError(f"illegal promotion {text}")
         side = self.pos.stm
         t = self.variant.type_of(suffix, side)
         for m in candidates:

@@ -69,6 +69,19 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
     The two royals may not stand on one file with nothing between them.
 ``Promote: none``
     Pawns never promote.
+``Mirror: L N S G``
+    Each of these pieces is one type for both colours: its rays are White's, and
+    Black moves it with the ranks reversed (shogi's Lance, Knight, Silver, Gold).
+``Promotes: P=T L=Y B=H`` and ``PromotionZone: 7-9``
+    Shogi-style promotion: the piece before '=' may become the piece after it, by
+    choice, when a move starts or ends on the zone ranks (counted from the mover's
+    side), and must where it could never move again (derived from its rays).  The
+    promoted piece is written ``+P`` in FEN, a promotion ``7c7b+``, and a captured one
+    goes to hand as the piece it came from.  Pawns then promote only this way.
+``OnePerFile: P``
+    No drop of the piece on a file where its side has one already (shogi's nifu).
+``NoDropMate: P``
+    A drop of the piece may not mate (shogi's uchifuzume).
 The lines from ``Drops:`` on are rules Fairy-Max lacks: they need a block headed
 ``Game+: name``, which Fairy-Max skips.
 
@@ -108,7 +121,8 @@ _PIECE_RE = re.compile(r"^(\S):\s*(\S+)(.*)$")
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
-_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start)\s*:(.*)$", re.IGNORECASE)
+_EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start|mirror|"
+                     r"promotes|promotionzone|oneperfile|nodropmate)\s*:(.*)$", re.IGNORECASE)
 
 
 class IniError(ValueError):
@@ -188,6 +202,12 @@ class VariantSpec:
     facing_royals_illegal: bool = False    # FacingRoyals: illegal
     start_fen: str | None = None           # Start: FEN, instead of the setup lines
     no_promotion: bool = False             # Promote: none
+    mirror: str = ""                       # Mirror: letters of one-type-for-both-colours pieces
+    # Promotes: upper-case letter -> the upper-case letter of the piece it may become
+    promotions: dict[str, str] = field(default_factory=dict)
+    promotion_zone: tuple[int, int] | None = None   # PromotionZone: ranks from the mover's side
+    drop_one_per_file: str = ""            # OnePerFile: letters (nifu)
+    drop_may_not_mate: str = ""            # NoDropMate: letters (uchifuzume)
     file: str = ""
     line: int = 0
 
@@ -422,6 +442,39 @@ def _parse_drops(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict[s
     return limits
 
 
+def _parse_letters(text: str, spec: VariantSpec, key: str, where: tuple[str, int]) -> str:
+    """Upper-case piece letters of a line like ``Mirror: L N S G`` (spaces optional)."""
+    letters = "".join(text.split()).upper()
+    if not letters:
+        raise IniError(*where, f"{key}: no piece letters")
+    for c in letters:
+        if not c.isalpha() or not spec.piece_number(c, 0):
+            raise IniError(*where, f"{key}: '{c}' is not a piece of {spec.name}")
+    return letters
+
+
+def _parse_promotions(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict[str, str]:
+    """``Promotes: P=T L=Y``: upper-case letter of a piece -> that of the piece it may become."""
+    promotions: dict[str, str] = {}
+    for token in text.replace(",", " ").split():
+        m = re.fullmatch(r"([A-Za-z])=([A-Za-z])", token)
+        if not m:
+            raise IniError(*where, f"Promotes: expected LETTER=LETTER pairs, got '{token}'")
+        base, promoted = m.group(1).upper(), m.group(2).upper()
+        for c in (base, promoted):
+            if not spec.piece_number(c, 0):
+                raise IniError(*where, f"Promotes: '{c}' is not a piece of {spec.name}")
+        number = spec.piece_number(promoted, 0)
+        if number <= 2 or spec.pieces[number - 1].royal or spec.pieces[spec.piece_number(base, 0) - 1].royal:
+            raise IniError(*where, f"Promotes: '{token}' promotes a royal piece or to a pawn or royal piece")
+        if base in promotions or promoted in promotions.values() or promoted in promotions or base in promotions.values():
+            raise IniError(*where, f"Promotes: '{token}' repeats a piece or promotes a promoted one")
+        promotions[base] = promoted
+    if not promotions:
+        raise IniError(*where, "Promotes: no LETTER=LETTER pairs")
+    return promotions
+
+
 def _parse_promote(text: str, spec: VariantSpec, where: tuple[str, int]) -> tuple[str, str]:
     """Parse the value of ``Promote:`` into (white letters upper case, black letters lower case)."""
     sides = text.split("/")
@@ -604,6 +657,22 @@ class _Reader:
                 spec.ray_ranks = _parse_ray_ranks(value, spec, where)
             elif key == "facingroyals":
                 spec.facing_royals_illegal = _flag(value, "illegal", "FacingRoyals", where)
+            elif key == "mirror":
+                spec.mirror = _parse_letters(value, spec, "Mirror", where)
+                for c in spec.mirror:
+                    if spec.piece_number(c, 0) != spec.piece_number(c, 1):
+                        raise IniError(*where, f"Mirror: '{c}' has a piece line for each colour")
+            elif key == "promotes":
+                spec.promotions = _parse_promotions(value, spec, where)
+            elif key == "promotionzone":
+                m = re.fullmatch(_RANGE, value)
+                if not m:
+                    raise IniError(*where, f"PromotionZone: expected FIRST-LAST ranks, got '{value}'")
+                spec.promotion_zone = _rank_range(int(m.group(1)), int(m.group(2)), spec, "PromotionZone", where)
+            elif key == "oneperfile":
+                spec.drop_one_per_file = _parse_letters(value, spec, "OnePerFile", where)
+            elif key == "nodropmate":
+                spec.drop_may_not_mate = _parse_letters(value, spec, "NoDropMate", where)
             elif key == "start":
                 if len(value.split("/")) != spec.height:
                     raise IniError(*where, f"Start: expected a FEN of {spec.height} ranks, got '{value}'")
@@ -612,6 +681,12 @@ class _Reader:
                 if value.lower() not in ("loss", "draw"):
                     raise IniError(*where, f"Stalemate: expected 'loss' or 'draw', got '{value}'")
                 spec.stalemate = value.lower()
+        if bool(spec.promotions) != bool(spec.promotion_zone):
+            raise self.error(start + 1 if start < end else end, f"Game '{spec.name}': Promotes: and "
+                                                               f"PromotionZone: go together")
+        if (spec.drop_one_per_file or spec.drop_may_not_mate) and spec.drops is None:
+            raise self.error(start + 1 if start < end else end, f"Game '{spec.name}': OnePerFile: and "
+                                                               f"NoDropMate: need a Drops: line")
         if spec.gating is None and spec.name == "seirawan" and len(spec.pieces) >= 10:
             spec.gating = (spec.pieces[8].letter + spec.pieces[9].letter).upper()
 
@@ -665,7 +740,8 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
         beyond_fairy_max = [key for key, used in (
             ("Drops", spec.drops is not None), ("Region", spec.regions), ("RayRanks", spec.ray_ranks),
             ("FacingRoyals", spec.facing_royals_illegal), ("Start", spec.start_fen),
-            ("Promote: none", spec.no_promotion)) if used]
+            ("Promote: none", spec.no_promotion), ("Mirror", spec.mirror), ("Promotes", spec.promotions),
+            ("OnePerFile", spec.drop_one_per_file), ("NoDropMate", spec.drop_may_not_mate)) if used]
         if beyond_fairy_max and not lines[row].startswith(EXTENDED_GAME):
             raise IniError(path, lineno, f"'{name}' has rules Fairy-Max cannot play ({', '.join(beyond_fairy_max)}): "
                                          f"start it with '{EXTENDED_GAME} {name}' so that Fairy-Max skips it")

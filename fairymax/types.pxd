@@ -24,7 +24,7 @@ cdef enum:
     MAX_TYPES = 16          # piece types 1..15
     MAX_RAYS = 256
     MAX_PIECES = 64         # per colour
-    MAX_MOVES = 512         # per position
+    MAX_MOVES = 1024        # per position (shogi with full hands: ~600 legal moves)
     MAX_GAME_PLY = 4096     # undo stack / repetition history (game + search)
     MAX_HAND = 32           # pieces of one type in one hand (hash keys per count)
 

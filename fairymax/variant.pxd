@@ -22,6 +22,12 @@ cdef struct Rules:
     int first_ray[MAX_TYPES + 1]
     int ray_step[MAX_RAYS]
     int ray_mode[MAX_RAYS]     # full Fairy-Max mode word (second-step XOR in bits 12+)
+    # the rays as the generic walker reads them for each colour: the same as ray_step/
+    # ray_mode, except that Black's copy of a Mirror: type's rays is White's turned
+    # around (ranks reversed), so one type serves both colours (shogi's Lance, Gold..)
+    int walk_step[2][MAX_RAYS]
+    int walk_mode[2][MAX_RAYS]
+    int mirrored               # some type has mirrored rays (the attack tables cannot)
     # The rays sorted for the fast generator (board.pyx).  The plain rays (mode bits
     # 1|2|4 only; for pawns only leapers) of type t that capture are run_step
     # [cap_runs[t].first : cap_runs[t].end), those that move without capturing
@@ -80,6 +86,20 @@ cdef struct Rules:
     int hand_type[2][MAX_TYPES]
     int demoted_type[2]
     int drop_rows[2][MAX_TYPES]
+    # shogi-style drop limits: no drop of type t on a file where the side has a piece of
+    # type t already (OnePerFile:, nifu); no drop of type t that mates (NoDropMate:)
+    int drop_one_per_file[MAX_TYPES]
+    int drop_may_not_mate[MAX_TYPES]
+    # shogi-style promotion (pieces.ini "Promotes:"): a piece of type t may become a
+    # promotes_to[t] (0: never) when a move starts or ends on a row whose bit is in
+    # zone_rows[side], and must where it lands on a row of dead_rows[side][t], from
+    # which it could never move again.  Promoted types are types of their own there,
+    # so promoted pieces carry the PROMOTED bit only where promoted_bit is set
+    # (crazyhouse, whose promoted pieces go to hand as demoted_type).
+    int promotes_to[MAX_TYPES]
+    int zone_rows[2]
+    int dead_rows[2][MAX_TYPES]
+    int promoted_bit
     int simple_attacks         # every capture ray is a plain leaper or slider
     # for simple_attacks: a square is attacked from direction attack_step[i] by a
     # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t;
@@ -120,3 +140,5 @@ cdef class Variant:
     cdef _build_attack_tables(self)
     cdef _set_drop_rules(self, dict limits)
     cdef _set_confinement(self)
+    cdef _set_mirrors(self)
+    cdef _set_shogi_promotions(self)

@@ -53,6 +53,18 @@ cdef int fill_runs(StepRuns* runs, int* steps, int n, list rays) except -1:
     return runs.end
 
 
+cdef int _int32(long long value):
+    """value as a signed 32-bit word (two's complement)."""
+    value &= 0xFFFFFFFF
+    return <int>(value - (1 << 32) if value & 0x80000000 else value)
+
+
+cdef int _mirror_step(int step):
+    """The step with its ranks reversed (files kept): Black's view of White's step."""
+    cdef int files = ((step + 8) & 15) - 8
+    return files - (step - files)
+
+
 cdef int _ranks(int step):
     """Ranks a step moves (negative: toward rank 8); its file part is -8..7."""
     return (step + 8) // 16
@@ -98,6 +110,10 @@ cdef class Variant:
                 n += 1
         for t in range(len(spec.pieces) + 1, MAX_TYPES + 1):
             r.first_ray[t] = n
+        for c in range(2):
+            for i in range(n):
+                r.walk_step[c][i] = r.ray_step[i]
+                r.walk_mode[c][i] = r.ray_mode[i]
 
         # Pawn rows and promotion, as Fairy-Max derives them from "=N".
         zone = spec.zone - 1
@@ -155,6 +171,9 @@ cdef class Variant:
         r.royals_may_not_face = spec.facing_royals_illegal
         if spec.no_promotion:
             r.promo_row[0] = r.promo_row[1] = -1
+        self._set_mirrors()
+        self._set_shogi_promotions()
+        r.promoted_bit = r.drops and not spec.promotions
 
         self._sort_rays()
         self._build_attack_tables()
@@ -205,6 +224,42 @@ cdef class Variant:
             if r.generic_type[t]:
                 r.confined = 1
 
+    cdef _set_mirrors(self):
+        """Turn Black's walker rays of the Mirror: types around (see Rules.walk_step);
+        those types take the generic walker, and the attack tables are left unused."""
+        cdef Rules* r = &self.rules
+        cdef int t, j, step, step2
+        for letter in self.spec.mirror:
+            t = self.type_of(letter, 0)
+            r.generic_type[t] = 1
+            r.mirrored = 1
+            for j in range(r.first_ray[t], r.first_ray[t + 1]):
+                step = _mirror_step(r.ray_step[j])
+                step2 = _mirror_step(r.ray_step[j] ^ (r.ray_mode[j] >> 12))
+                r.walk_step[1][j] = step
+                r.walk_mode[1][j] = _int32((r.ray_mode[j] & 0xFFF) | ((step ^ step2) << 12))
+
+    cdef _set_shogi_promotions(self):
+        """Fill promotes_to, zone_rows and dead_rows (see Rules) from Promotes: and
+        PromotionZone:; such promotions replace the Pawns' own."""
+        cdef Rules* r = &self.rules
+        cdef int c, t, j, row, f, to, base
+        spec = self.spec
+        if not spec.promotions:
+            return
+        r.promo_row[0] = r.promo_row[1] = -1
+        for c in range(2):
+            r.zone_rows[c] = self._rows_of_ranks(c, spec.promotion_zone)
+            for letter, promoted in spec.promotions.items():
+                base = self.type_of(letter, c)
+                r.promotes_to[base] = self.type_of(promoted, c)
+                r.generic_type[base] = 1        # emit() gives the promotions
+                for row in range(r.height):
+                    if not any(r.is_board[square_index(row, f) + r.walk_step[c][j]]
+                               for f in range(r.width)
+                               for j in range(r.first_ray[base], r.first_ray[base + 1])):
+                        r.dead_rows[c][base] |= 1 << row
+
     def _rows_of_ranks(self, int colour, ranks) -> int:
         """Row bits of the ranks first..last counted from colour's side (1 = its back rank)."""
         first, last = ranks
@@ -219,11 +274,19 @@ cdef class Variant:
         cdef int side, t, row, rank
         r.drops = 1
         for side in range(2):
+            for letter in self.spec.drop_one_per_file:
+                r.drop_one_per_file[self.type_of(letter, side)] = 1
+            for letter in self.spec.drop_may_not_mate:
+                r.drop_may_not_mate[self.type_of(letter, side)] = 1
             r.demoted_type[side] = self.type_of(self.spec.pieces[0].letter, side)
             for t in range(1, r.num_types + 1):
                 if r.value[t] < 0:
                     continue            # a royal never goes to hand
                 letter = self.spec.pieces[t - 1].letter.upper()
+                # a promoted piece of Promotes: goes to hand as the piece it came from
+                for base, promoted in self.spec.promotions.items():
+                    if promoted == letter:
+                        letter = base
                 r.hand_type[side][t] = self.type_of(letter, side)
                 first, last = limits.get(letter, (1, r.height))
                 for row in range(r.height):
@@ -327,7 +390,7 @@ cdef class Variant:
                 entry[0 if low & M_LEAP else 1] |= 1 << t
         if r.width + max_lateral > STRIDE:
             raise ValueError(f"{self.spec.name}: {r.width} files leave no room for a sideways leap of {max_lateral}")
-        r.simple_attacks = simple and not r.hill and not r.confined
+        r.simple_attacks = simple and not r.hill and not r.confined and not r.mirrored
         r.may_duplicate = bent
         # the directions a royal attacks from come first: the others are left out
         # when none of their attackers is on the board (attacked())
@@ -390,6 +453,18 @@ cdef class Variant:
             return 0
         return found[0] if colour == 0 else found[len(found) - 1]
 
+    def promoted_type(self, int ptype) -> int:
+        """The type a piece of ptype becomes by a Promotes: promotion (0: none)."""
+        return self.rules.promotes_to[ptype]
+
+    def unpromoted_type(self, int ptype) -> int:
+        """The type whose Promotes: promotion gives ptype (0: none)."""
+        cdef int t
+        for t in range(1, self.rules.num_types + 1):
+            if self.rules.promotes_to[t] == ptype:
+                return t
+        return 0
+
     def promotion_choices(self, int colour) -> list:
         """Types a pawn of this colour may promote to; the first is the engine's default."""
         cdef int i = 0
@@ -409,4 +484,5 @@ cdef class Variant:
             "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
             "gating": bool(r.gating), "drops": bool(r.drops),
             "promo_row": (r.promo_row[0], r.promo_row[1]), "pawn_row": (r.pawn_row[0], r.pawn_row[1]),
+            "mirrored": bool(r.mirrored),
         }

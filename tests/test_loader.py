@@ -151,7 +151,7 @@ def test_default_path():
 def test_pieces_ini_names(ours):
     for name in REQUIRED_NAMES:
         assert name in ours, name
-    assert list(ours) == FMAX_NAMES + ["crazyhouse", "xiangqi"]
+    assert list(ours) == FMAX_NAMES + ["crazyhouse", "xiangqi", "shogi", "minishogi"]
 
 
 def test_pieces_ini_extensions(ours):

@@ -25,7 +25,7 @@ SLOW_BUDGET = 50_000_000
 # S-chess rules, allow it, so we count 101 more moves.
 COMPARABLE_UPTO = {"38-seirawan/random12": 3}
 # the variants of drops.epd that pieces.ini defines
-DROP_VARIANTS = {"crazyhouse", "xiangqi"}
+DROP_VARIANTS = {"crazyhouse", "xiangqi", "shogi", "minishogi"}
 
 
 def depths(case, budget_low, budget_high):
