@@ -34,13 +34,13 @@ cdef struct EvalInfo:
     # the sliding rays mob_step[mob_split[t] .. mob_first[t + 1] - 1]
     int mob_first[MAX_TYPES + 1]
     int mob_split[MAX_TYPES]
-    int mob_step[MAX_RAYS]
+    int mob_step[2][MAX_RAYS]        # per colour (Rules.walk_step: Mirror: types differ)
     int mobile_types            # bit t set: type t has a mobility term
     # first steps of the capturing rays of non-royal types without a sliding ray
     # (leapers), atk_step[atk_first[t] .. atk_first[t + 1] - 1]: their attacks on the
     # squares around the enemy royal (the sliders' are counted with their mobility)
     int atk_first[MAX_TYPES + 1]
-    int atk_step[MAX_RAYS]
+    int atk_step[2][MAX_RAYS]        # per colour, as mob_step
     int attack_types            # bit t set: type t is counted in king attacks
     int file_slider[MAX_TYPES]  # slides along files but not diagonals (rook-like)
     int colour_bound[MAX_TYPES] # never leaves its square colour, and worth a pair bonus

@@ -258,11 +258,13 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             counted = slides = []
         for k in counted:
             if k not in slides:
-                e.mob_step[n] = r.ray_step[k]
+                e.mob_step[0][n] = r.walk_step[0][k]
+                e.mob_step[1][n] = r.walk_step[1][k]
                 n += 1
         e.mob_split[t] = n
         for k in slides:
-            e.mob_step[n] = r.ray_step[k]
+            e.mob_step[0][n] = r.walk_step[0][k]
+            e.mob_step[1][n] = r.walk_step[1][k]
             n += 1
     e.mob_first[MAX_TYPES] = n
     e.mobile_types = 0
@@ -288,7 +290,8 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         if not slides:
             for k in rays:
                 if r.ray_mode[k] & M_CAPTURE:
-                    e.atk_step[n] = r.ray_step[k]
+                    e.atk_step[0][n] = r.walk_step[0][k]
+                    e.atk_step[1][n] = r.walk_step[1][k]
                     n += 1
             if n > e.atk_first[t]:
                 e.attack_types |= 1 << t
@@ -335,17 +338,18 @@ cdef class PawnCache:
 
 
 cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
-                         int own, int enemy_royal, int* hits) noexcept nogil:
-    """Squares a piece of type t on sq reaches (see EvalInfo.mob_*); `own` is its colour
-    bit, which the edge cells share, so one test stops a ray at both.  Adds the
-    squares reached around the enemy royal to *hits."""
-    cdef int k, step, to, n = 0
+                         int side, int enemy_royal, int* hits) noexcept nogil:
+    """Squares a piece of type t and colour side on sq reaches (see EvalInfo.mob_*);
+    its colour bit `own` is shared by the edge cells, so one test stops a ray at both.
+    Adds the squares reached around the enemy royal to *hits."""
+    cdef int k, step, to, n = 0, own = colour_bit(side)
+    cdef const int* steps = e.mob_step[side]
     for k in range(e.mob_first[t], e.mob_split[t]):
-        to = sq + e.mob_step[k]
+        to = sq + steps[k]
         n += (p.sq[to] & own) == 0
         hits[0] += near_royal(to, enemy_royal)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
-        step = e.mob_step[k]
+        step = steps[k]
         to = sq + step
         while p.sq[to] == EMPTY:
             n += 1
@@ -356,11 +360,11 @@ cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
     return n
 
 
-cdef inline int leaper_hits(const EvalInfo* e, int sq, int t, int enemy_royal) noexcept nogil:
-    """Squares around the enemy royal that a leaper of type t on sq attacks."""
+cdef inline int leaper_hits(const EvalInfo* e, int sq, int t, int side, int enemy_royal) noexcept nogil:
+    """Squares around the enemy royal that a leaper of type t and colour side on sq attacks."""
     cdef int k, hits = 0
     for k in range(e.atk_first[t], e.atk_first[t + 1]):
-        hits += near_royal(sq + e.atk_step[k], enemy_royal)
+        hits += near_royal(sq + e.atk_step[side][k], enemy_royal)
     return hits
 
 
@@ -466,9 +470,9 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            reach += mobility(p, e, sq, t, colour_bit(c), enemy_royal, &h)
+            reach += mobility(p, e, sq, t, c, enemy_royal, &h)
         elif (e.attack_types >> t) & 1:
-            h = leaper_hits(e, sq, t, enemy_royal)
+            h = leaper_hits(e, sq, t, c, enemy_royal)
         if h:
             hits += h
             attackers += 1

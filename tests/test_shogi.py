@@ -163,3 +163,27 @@ def test_legal_moves_agree_with_fairy_stockfish(ours, name, games, plies):
             played.append(text)
             total += 1
     assert total > games * plies // 2
+
+
+def flipped(fen: str) -> str:
+    """The FEN with the ranks in reverse order and the colours swapped (hands and side to
+    move too): the same position seen from the other side, for shogi's pieces."""
+    placement, side = fen.split()[:2]
+    board, _, hands = placement.partition("[")
+    ranks = "/".join(reversed(board.split("/"))).swapcase()
+    return f"{ranks}[{hands.swapcase()} {'b' if side == 'w' else 'w'} - - 0 1"
+
+
+@pytest.mark.parametrize("fen", [
+    "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 1",
+    "ln1gk2nl/1r1s2gb1/p1pppp1pp/6p2/1p7/2P1S4/PP1PPPPPP/1BG4R1/LN2KGSNL[] b - - 0 1",
+    "l3k3l/9/4+P4/9/9/2n6/9/5+b3/L3K3L[RGp] w - - 0 1",
+])
+def test_evaluation_is_the_same_from_either_side(ours, fen):
+    """Black's Lance, Knight, Silver and Gold are scored with Black's moves (mobility and
+    attacks read the mirrored rays)."""
+    from fairymax.evaluate import evaluate_board, init_psq
+    board = board_of(ours, "shogi", fen)
+    init_psq(board.variant)
+    other = board_of(ours, "shogi", flipped(fen))
+    assert evaluate_board(other) == evaluate_board(board)
