@@ -620,6 +620,7 @@ class _Reader:
     def parse_extensions(self, spec: VariantSpec, start: int, end: int) -> None:
         """Read extension lines (and check '#' placement) in a block's trailing comment lines."""
         seen: set[str] = set()
+        key_line: dict[str, int] = {}        # key -> its line number
         for i in range(start, end):
             text = self.lines[i].strip()
             lineno = i + 1
@@ -633,6 +634,7 @@ class _Reader:
             if key in seen:
                 raise self.error(lineno, f"duplicate '{m.group(1)}:' line in Game '{spec.name}'")
             seen.add(key)
+            key_line[key] = lineno
             where = (self.path, lineno)
             if key == "promote" and value.lower() == "none":
                 spec.no_promotion = True
@@ -682,11 +684,11 @@ class _Reader:
                     raise IniError(*where, f"Stalemate: expected 'loss' or 'draw', got '{value}'")
                 spec.stalemate = value.lower()
         if bool(spec.promotions) != bool(spec.promotion_zone):
-            raise self.error(start + 1 if start < end else end, f"Game '{spec.name}': Promotes: and "
-                                                               f"PromotionZone: go together")
+            lineno = key_line.get("promotes") or key_line["promotionzone"]
+            raise self.error(lineno, "Promotes: and PromotionZone: go together")
         if (spec.drop_one_per_file or spec.drop_may_not_mate) and spec.drops is None:
-            raise self.error(start + 1 if start < end else end, f"Game '{spec.name}': OnePerFile: and "
-                                                               f"NoDropMate: need a Drops: line")
+            lineno = key_line.get("oneperfile") or key_line["nodropmate"]
+            raise self.error(lineno, "OnePerFile: and NoDropMate: need a Drops: line")
         if spec.gating is None and spec.name == "seirawan" and len(spec.pieces) >= 10:
             spec.gating = (spec.pieces[8].letter + spec.pieces[9].letter).upper()
 

@@ -292,6 +292,24 @@ BROKEN = [
     ("drops-bad-ranks", HEAD + game(tail="Drops: P 0-7\n").replace("Game:", "Game+:"), 11, "ranks 0-7"),
     ("drops-garbage", HEAD + game(tail="Drops: P 2-7 x\n").replace("Game:", "Game+:"), 11,
      "LETTER FIRST-LAST"),
+    ("mirror-in-plain-game", HEAD + game(tail="Mirror: Q\n"), 3, "Game+: mini"),
+    ("mirror-pawn", HEAD + game(tail="Mirror: P\n").replace("Game:", "Game+:"), 11, "each colour"),
+    ("mirror-unknown", HEAD + game(tail="Mirror: X\n").replace("Game:", "Game+:"), 11, "'X' is not a piece"),
+    ("promotes-without-zone", HEAD + game(tail="Promotes: P=Q\n").replace("Game:", "Game+:"), 11,
+     "go together"),
+    ("zone-without-promotes", HEAD + game(tail="PromotionZone: 6-8\n").replace("Game:", "Game+:"), 11,
+     "go together"),
+    ("promotes-bad-pair", HEAD + game(tail="Promotes: P-Q\n").replace("Game:", "Game+:"), 11,
+     "LETTER=LETTER"),
+    ("promotes-royal", HEAD + game(tail="Promotes: P=K\n").replace("Game:", "Game+:"), 11, "royal"),
+    ("promotes-chain", HEAD + game(tail="Promotes: P=Q Q=P\n").replace("Game:", "Game+:"), 11,
+     "promotes a"),
+    ("zone-bad-ranks", HEAD + game(tail="Promotes: P=Q\nPromotionZone: 6-9\n").replace("Game:", "Game+:"),
+     12, "ranks 6-9"),
+    ("one-per-file-without-drops", HEAD + game(tail="OnePerFile: P\n").replace("Game:", "Game+:"), 11,
+     "need a Drops"),
+    ("no-drop-mate-unknown", HEAD + game(tail="Drops: all\nNoDropMate: X\n").replace("Game:", "Game+:"),
+     12, "'X' is not a piece"),
 ]
 
 
@@ -356,6 +374,16 @@ def test_mutations_raise_only_ini_error(tmp_path):
             load_file(path)
         except IniError as exc:
             assert str(exc).startswith(f"{path}:")
+
+
+def test_shogi_extensions(ours):
+    shogi = ours["shogi"]
+    assert shogi.mirror == "LNSGTYEI"
+    assert shogi.promotions == {"P": "T", "L": "Y", "N": "E", "S": "I", "B": "H", "R": "D"}
+    assert shogi.promotion_zone == (7, 9)
+    assert shogi.drops == {"P": (1, 8), "L": (1, 8), "N": (1, 7)}
+    assert (shogi.drop_one_per_file, shogi.drop_may_not_mate) == ("P", "P")
+    assert ours["minishogi"].promotion_zone == (5, 5)
 
 
 def test_gating_extension(ours, tmp_path):
