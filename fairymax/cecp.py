@@ -52,6 +52,15 @@ def thinking_line(report: Thinking) -> str:
             f"{report.seldepth} {report.nps} 0\t{pv}")
 
 
+
+def holdings_size(spec) -> int:
+    """XBoard's holdings size for a variant: how many piece types may be in hand (the
+    drop game's non-royal unpromoted pieces; 0 without drops)."""
+    if spec.drops is None:
+        return 0
+    promoted = set(spec.promotions.values())
+    return len({p.letter.upper() for p in spec.pieces if not p.royal and p.letter.upper() not in promoted})
+
 class CecpFrontEnd(FrontEnd):
     """The CECP state machine on top of a session."""
 
@@ -230,7 +239,7 @@ class CecpFrontEnd(FrontEnd):
         parent = s.gui_parent(name, requested)
         if parent:
             ptc = f"({spec.piece_to_char}) " if spec.piece_to_char else ""
-            lines.append(f"setup {ptc}{spec.width}x{spec.height}+0_{parent} {s.board.fen()}")
+            lines.append(f"setup {ptc}{spec.width}x{spec.height}+{holdings_size(spec)}_{parent} {s.board.fen()}")
         for gui in spec.gui_lines:
             lines.append(f"piece {gui}")
         return lines

@@ -243,6 +243,23 @@ def test_variant_setup_lines(engine):
         "setup (PNBRQKpnbrqk) 8x8+0_fairy nnnnknnn/pppppppp/8/8/8/8/PPPPPPPP/1Q1QK1Q1 w - - 0 1"]
 
 
+def test_shogi_over_cecp(engine):
+    """XBoard knows shogi itself; minishogi goes to it as a 5x5 shogi with 5 holdings.
+    XBoard writes a promotion b8b9+, a deferral c5d3= (our own deferrals go plain)."""
+    engine.send("new", "variant shogi")
+    assert engine.sync() == []
+    engine.send("force", "setboard 4k4/9/4P4/9/9/9/9/9/4K4[] w - - 0 1", "usermove e7e8=")
+    assert engine.sync() == []
+    engine.send("setboard 3k5/9/4P4/9/9/9/9/9/4K4[pp] w - - 0 1", "usermove e7e8+", "usermove d9e8",
+                "usermove e1d1", "usermove P@e5", "usermove d1c1")
+    assert engine.sync() == []
+    engine.send("usermove P@e4")                                 # nifu
+    assert engine.sync() == ["Illegal move: P@e4"]
+    engine.send("new", "variant minishogi")
+    assert engine.sync() == ["setup (P.BR.S...G.+.++.+Kp.br.s...g.+.++.+k) 5x5+5_shogi "
+                             "rbsgk/4p/5/P4/KGSBR[] w - - 0 1"]
+
+
 def test_ten_rank_coordinates(engine):
     engine.send("new", "variant roman")
     engine.sync()

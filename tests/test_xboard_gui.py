@@ -85,6 +85,16 @@ def test_one_game_against_sjaakii(tmp_path, variant, our_move):
     assert re.search(rf"^\d+ <first : move ({our_move})$", debug, re.M)
 
 
+@pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
+@pytest.mark.parametrize("variant", ["shogi", "minishogi"])
+def test_one_game_shogi_against_sjaakii(tmp_path, variant):
+    # xboard's own shogi (minishogi: our setup line, 5x5+5_shogi): holdings, drops,
+    # promotions with '+' and XBoard's deferrals with '=', refereed by the GUI
+    proc, pgn, debug = run_match(tmp_path, 1, "0:10", 0.1, variant, SJAAKII)
+    check(proc, pgn, debug, 1)
+    assert re.search(r"^\d+ <first : move ([A-Z]@[a-i][1-9]|[a-i][1-9][a-i][1-9]\+?)$", debug, re.M)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["normal", "capablanca", "shatranj", "roman"])
 def test_match_slow(tmp_path, variant):
