@@ -464,23 +464,27 @@ cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexc
     so endings do not test the squares of knights or walk the lines of sliders that
     have left the board."""
     cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s
-    cdef int ndirs = r.num_attack_dirs if present & r.late_attack_types else r.royal_attack_dirs
+    cdef int ndirs = (r.num_attack_dirs[by_side] if present & r.late_attack_types[by_side]
+                      else r.royal_attack_dirs[by_side])
+    cdef const int* steps = r.attack_step[by_side]
+    cdef const int* leapers = r.attack_leapers[by_side]
+    cdef const int* sliders = r.attack_sliders[by_side]
     cdef piece_t cell
     for i in range(ndirs):
-        d = r.attack_step[i]
+        d = steps[i]
         s = sq - d
         cell = p.sq[s]
         if (cell & COLOUR_MASK) == own:
-            if ((r.attack_leapers[i] | r.attack_sliders[i]) >> (cell & TYPE_MASK)) & 1:
+            if ((leapers[i] | sliders[i]) >> (cell & TYPE_MASK)) & 1:
                 return True
             continue
-        if cell == EMPTY and r.attack_sliders[i] & present:
+        if cell == EMPTY and sliders[i] & present:
             s -= d
             cell = p.sq[s]
             while cell == EMPTY:
                 s -= d
                 cell = p.sq[s]
-            if (cell & COLOUR_MASK) == own and (r.attack_sliders[i] >> (cell & TYPE_MASK)) & 1:
+            if (cell & COLOUR_MASK) == own and (sliders[i] >> (cell & TYPE_MASK)) & 1:
                 return True
     return False
 
@@ -538,7 +542,7 @@ cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vac
     cdef piece_t cell
     if d == 0:
         return False
-    mask = r.slider_mask_by_step[64 - d]
+    mask = r.slider_mask_by_step[by_side][64 - d]
     if not mask:
         return False
     s = royal + d
@@ -571,10 +575,10 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
     drow = r.sq_row[royal] - r.sq_row[to]
     dfile = r.sq_file[royal] - r.sq_file[to]
     if (-CHECK_LEAP_ROWS <= drow <= CHECK_LEAP_ROWS and -CHECK_LEAP_FILES <= dfile <= CHECK_LEAP_FILES
-            and (r.leaper_mask_by_step[royal - to + 64] >> (piece & TYPE_MASK)) & 1):
+            and (r.leaper_mask_by_step[side ^ 1][royal - to + 64] >> (piece & TYPE_MASK)) & 1):
         return True
     d = queen_line_step(drow, dfile)
-    if d and (r.slider_mask_by_step[d + 64] >> (piece & TYPE_MASK)) & 1:
+    if d and (r.slider_mask_by_step[side ^ 1][d + 64] >> (piece & TYPE_MASK)) & 1:
         to += d
         while p.sq[to] == EMPTY:
             to += d

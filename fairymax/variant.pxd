@@ -27,7 +27,7 @@ cdef struct Rules:
     # around (ranks reversed), so one type serves both colours (shogi's Lance, Gold..)
     int walk_step[2][MAX_RAYS]
     int walk_mode[2][MAX_RAYS]
-    int mirrored               # some type has mirrored rays (the attack tables cannot)
+    int mirrored               # some type has mirrored rays (Mirror:)
     # The rays sorted for the fast generator (board.pyx).  The plain rays (mode bits
     # 1|2|4 only; for pawns only leapers) of type t that capture are run_step
     # [cap_runs[t].first : cap_runs[t].end), those that move without capturing
@@ -101,20 +101,21 @@ cdef struct Rules:
     int dead_rows[2][MAX_TYPES]
     int promoted_bit
     int simple_attacks         # every capture ray is a plain leaper or slider
-    # for simple_attacks: a square is attacked from direction attack_step[i] by a
-    # leaper (bit t of attack_leapers[i]) or slider (attack_sliders[i]) of type t;
-    # the first royal_attack_dirs directions are those a royal attacks from, the
-    # others only have attackers of the types in late_attack_types
-    int num_attack_dirs
-    int royal_attack_dirs
-    int late_attack_types
-    int attack_step[MAX_RAYS]
-    int attack_leapers[MAX_RAYS]
-    int attack_sliders[MAX_RAYS]
+    # for simple_attacks: a square is attacked by colour c from direction
+    # attack_step[c][i] by a leaper (bit t of attack_leapers[c][i]) or slider
+    # (attack_sliders[c][i]) of type t; the first royal_attack_dirs[c] directions are
+    # those a royal attacks from, the others only have attackers of the types in
+    # late_attack_types[c].  Both colours' tables are the same but for Mirror: types.
+    int num_attack_dirs[2]
+    int royal_attack_dirs[2]
+    int late_attack_types[2]
+    int attack_step[2][MAX_RAYS]
+    int attack_leapers[2][MAX_RAYS]
+    int attack_sliders[2][MAX_RAYS]
     int castles                # some piece has a castling ray
     int queen_lines_only       # every slider moves along ranks, files, diagonals
-    int slider_mask_by_step[129]   # attack_sliders of step s at [s + 64]
-    int leaper_mask_by_step[129]   # attack_leapers of step s at [s + 64]
+    int slider_mask_by_step[2][129]   # attack_sliders[c] of step s at [c][s + 64]
+    int leaper_mask_by_step[2][129]   # attack_leapers[c] of step s at [c][s + 64]
     # simple_attacks, queen lines only and every leap within CHECK_LEAP_ROWS ranks and
     # CHECK_LEAP_FILES files: a check can be read off the last move (board.check_after_move)
     int checks_from_move

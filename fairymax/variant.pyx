@@ -226,7 +226,7 @@ cdef class Variant:
 
     cdef _set_mirrors(self):
         """Turn Black's walker rays of the Mirror: types around (see Rules.walk_step);
-        those types take the generic walker, and the attack tables are left unused."""
+        those types take the generic walker, and Black's attack tables read them too."""
         cdef Rules* r = &self.rules
         cdef int t, j, step, step2
         for letter in self.spec.mirror:
@@ -363,11 +363,14 @@ cdef class Variant:
         return False
 
     cdef _build_attack_tables(self):
+        """Fill the fast attack tables of simple_attacks (see Rules), one set per
+        attacking colour from the rays the walker reads for it (Rules.walk_step): the
+        two sets differ only where a Mirror: type moves the other way for Black."""
         cdef Rules* r = &self.rules
-        cdef int t, j, step, mode, low, i, max_lateral = 0
+        cdef int t, j, step, mode, low, i, c, max_lateral = 0
         simple = True
         bent = False
-        directions = {}      # step -> [leaper mask, slider mask]
+        directions = [{}, {}]      # per colour: step -> [leaper mask, slider mask]
         for t in range(1, r.num_types + 1):
             if r.value[t] < -665:
                 simple = False
@@ -386,39 +389,43 @@ cdef class Variant:
                     continue
                 if low == 4 or not (low & M_CAPTURE):
                     continue
-                entry = directions.setdefault(step, [0, 0])
-                entry[0 if low & M_LEAP else 1] |= 1 << t
+                for c in range(2):
+                    entry = directions[c].setdefault(r.walk_step[c][j], [0, 0])
+                    entry[0 if low & M_LEAP else 1] |= 1 << t
         if r.width + max_lateral > STRIDE:
             raise ValueError(f"{self.spec.name}: {r.width} files leave no room for a sideways leap of {max_lateral}")
-        r.simple_attacks = simple and not r.hill and not r.confined and not r.mirrored
+        r.simple_attacks = simple and not r.hill and not r.confined
         r.may_duplicate = bent
         # the directions a royal attacks from come first: the others are left out
         # when none of their attackers is on the board (attacked())
         royals = sum(1 << t for t in range(1, r.num_types + 1) if r.value[t] < 0)
-        ordered = sorted(directions.items(), key=lambda d: (not ((d[1][0] | d[1][1]) & royals), d[0]))
-        r.royal_attack_dirs = 0
-        r.late_attack_types = 0
-        for i, (step, (leapers, sliders)) in enumerate(ordered):
-            r.attack_step[i] = step
-            r.attack_leapers[i] = leapers
-            r.attack_sliders[i] = sliders
-            if (leapers | sliders) & royals:
-                r.royal_attack_dirs = i + 1
-            else:
-                r.late_attack_types |= leapers | sliders
-        r.num_attack_dirs = len(directions)
-        r.queen_lines_only = all(s in (1, -1, 16, -16, 15, -15, 17, -17)
-                                 for s, (_, sliders) in directions.items() if sliders)
         short_leaps = True
-        for step, (leapers, sliders) in directions.items():
-            if -64 <= step <= 64:
-                r.slider_mask_by_step[step + 64] = sliders
-            if leapers:
-                lateral = ((step + 8) & 15) - 8
-                if abs(lateral) > CHECK_LEAP_FILES or abs((step - lateral) // STRIDE) > CHECK_LEAP_ROWS:
-                    short_leaps = False
+        queen_lines = True
+        for c in range(2):
+            ordered = sorted(directions[c].items(), key=lambda d: (not ((d[1][0] | d[1][1]) & royals), d[0]))
+            r.royal_attack_dirs[c] = 0
+            r.late_attack_types[c] = 0
+            for i, (step, (leapers, sliders)) in enumerate(ordered):
+                r.attack_step[c][i] = step
+                r.attack_leapers[c][i] = leapers
+                r.attack_sliders[c][i] = sliders
+                if (leapers | sliders) & royals:
+                    r.royal_attack_dirs[c] = i + 1
                 else:
-                    r.leaper_mask_by_step[step + 64] = leapers
+                    r.late_attack_types[c] |= leapers | sliders
+            r.num_attack_dirs[c] = len(directions[c])
+            queen_lines = queen_lines and all(s in (1, -1, 16, -16, 15, -15, 17, -17)
+                                              for s, (_, sliders) in directions[c].items() if sliders)
+            for step, (leapers, sliders) in directions[c].items():
+                if -64 <= step <= 64:
+                    r.slider_mask_by_step[c][step + 64] = sliders
+                if leapers:
+                    lateral = ((step + 8) & 15) - 8
+                    if abs(lateral) > CHECK_LEAP_FILES or abs((step - lateral) // STRIDE) > CHECK_LEAP_ROWS:
+                        short_leaps = False
+                    else:
+                        r.leaper_mask_by_step[c][step + 64] = leapers
+        r.queen_lines_only = queen_lines
         r.checks_from_move = r.simple_attacks and r.queen_lines_only and short_leaps
 
     # ---- Python-level description -------------------------------------------------
