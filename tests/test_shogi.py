@@ -187,3 +187,12 @@ def test_evaluation_is_the_same_from_either_side(ours, fen):
     init_psq(board.variant)
     other = board_of(ours, "shogi", flipped(fen))
     assert evaluate_board(other) == evaluate_board(board)
+
+
+def test_full_hands_give_more_moves_than_the_old_move_list_held(ours):
+    """Every piece in one hand: 525 drops and king moves, 559 with a Rook and a Bishop
+    in the zone (more than the 512 of MAX_MOVES before shogi), Fairy-Stockfish's counts."""
+    board = board_of(ours, "shogi", "4k4/9/9/9/9/9/9/9/4K4[RRBBGGGGSSSSNNNNLLLLPPPPPPPPPPPPPPPPPP] w - - 0 1")
+    assert len(board.legal_moves()) == 525
+    board.set_fen("k8/9/3R1B3/9/9/9/9/9/4K4[RBGGGGSSSSNNNNLLLLPPPPPPPPPPPPPPPPPP] w - - 0 1")
+    assert len(board.legal_moves()) == len(board.generated_moves()) == 559
