@@ -243,7 +243,7 @@ cdef class Variant:
         """Fill promotes_to, zone_rows and dead_rows (see Rules) from Promotes: and
         PromotionZone:; such promotions replace the Pawns' own."""
         cdef Rules* r = &self.rules
-        cdef int c, t, j, row, f, to, base
+        cdef int c, row, base
         spec = self.spec
         if not spec.promotions:
             return
