@@ -70,6 +70,20 @@ def test_fen_promotion_and_mate_score(engine):
     assert move == "(none)" and infos[-1] == "info depth 0 score cp 0"   # stalemate
 
 
+def test_shogi_fen_drops_and_promotions(engine):
+    """Fairy-Stockfish's shogi FEN ([-] holdings, no castling or e.p. fields), its moves
+    (b2h8+, P@e5) and a mate in one, not by the pawn drop that shogi forbids."""
+    engine.send("setoption name UCI_Variant value shogi",
+                "position fen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1 "
+                "moves c3c4 g7g6 b2h8+ g9h8 B@e5", "go depth 2")
+    infos, move = engine.bestmove()
+    assert re.fullmatch(r"[a-i][1-9][a-i][1-9]\+?|[A-Z]@[a-i][1-9]", move)
+    engine.send("position fen k8/2S6/1G7/9/9/9/9/9/4K4[PG] w 0 1", "go depth 2")
+    infos, move = engine.bestmove()
+    # a gold drop mates, and so does c8c9+ (stalemate loses in shogi); P@a8 is illegal
+    assert move != "P@a8" and re.search(r" score mate 1 ", infos[-1])
+
+
 def test_stop_during_infinite(engine):
     engine.send("position startpos", "go infinite")
     engine.expect(INFO, 5)
