@@ -72,6 +72,7 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
 ``Mirror: L N S G``
     Each of these pieces is one type for both colours: its rays are White's, and
     Black moves it with the ranks reversed (shogi's Lance, Knight, Silver, Gold).
+    Such a piece may take its moves from a ``# L& Betza`` line, read as White's.
 ``Promotes: P=T L=Y B=H`` and ``PromotionZone: 7-9``
     Shogi-style promotion: the piece before '=' may become the piece after it, by
     choice, when a move starts or ends on the zone ranks (counted from the mover's
@@ -311,13 +312,16 @@ def _parse_piece(text: str, where: tuple[str, int]) -> PieceSpec:
     return PieceSpec(letter=letter, value=value, rays=rays, line=where[1])
 
 
-def _rays_from_betza(pieces: list[PieceSpec], gui_lines: list[tuple[str, int]], path: str) -> None:
+def _rays_from_betza(pieces: list[PieceSpec], gui_lines: list[tuple[str, int]], path: str,
+                     mirror: str = "") -> None:
     """Give each piece line without rays the rays of the block's GUI line for its letter.
 
     ``L&`` describes the first piece with letter L (White's) and the last one (Black's);
     ``L`` only the first, ``l`` only the last, as XBoard reads them.  Black's Betza is
     read from Black's side.  A single piece for both colours must move alike from both
-    sides.  Pieces with rays keep them (their GUI line only describes them).
+    sides, unless its letter is in ``mirror`` (the block's ``Mirror:`` letters): then
+    the line gives White's moves and the engine turns them around for Black.  Pieces
+    with rays keep them (their GUI line only describes them).
     """
     from fairymax.betza import BetzaError, black_rays, compile_betza   # betza builds on this module
     defined_at: dict[int, int] = {}          # piece index -> line of the GUI line that gave its rays
@@ -345,10 +349,12 @@ def _rays_from_betza(pieces: list[PieceSpec], gui_lines: list[tuple[str, int]], 
                                              f"has no rays and its Betza cannot give them: {exc}") from None
             if for_black:
                 rays = black_rays(rays)
-            elif both and white == black and set(black_rays(rays)) != set(rays):
+            elif both and white == black and set(black_rays(rays)) != set(rays) \
+                    and piece.letter.upper() not in mirror:
                 raise IniError(path, lineno, f"GUI line '# {text}': piece {index + 1} ('{piece.letter}') "
                                              f"is both colours' piece, but its Betza moves differ seen from "
-                                             f"Black's side; give Black a piece line of its own")
+                                             f"Black's side; give Black a piece line of its own, or list "
+                                             f"the piece on a Mirror: line")
             piece.rays = rays
             defined_at[index] = lineno
 
@@ -596,7 +602,14 @@ class _Reader:
                     raise self.error(i + 1, f"bad GUI line '# {text}': expected '# L[&] Betza'")
                 gui.append((text, i + 1))
                 i = self.next_nonblank(i + 1, end)
-        _rays_from_betza(pieces, gui, self.path)
+        # a piece of a Mirror: line is one type for both colours: its GUI line gives
+        # White's moves (Black's are derived in the engine), read before the extensions
+        mirror = ""
+        for k in range(i, end):
+            found = re.match(r"^mirror\s*:(.*)$", self.lines[k].strip(), re.IGNORECASE)
+            if found:
+                mirror = "".join(found.group(1).split()).upper()
+        _rays_from_betza(pieces, gui, self.path, mirror)
 
         total_rays = 0
         for piece in pieces:

@@ -325,6 +325,20 @@ def test_bad_betza_in_the_ini_names_file_and_line(tmp_path, gui, fragment):
     assert fragment in message and "GUI line" in message, message
 
 
+def test_mirrored_piece_from_one_gui_line(tmp_path):
+    """With a Mirror: line, 'G& WfF' is one type: White's Gold, and Black's the same
+    seen from Black's side (Game+, as Fairy-Max cannot play it)."""
+    path = tmp_path / "mirror.ini"
+    path.write_text("version 4.8(w)\n\nGame+: betza\n8x8\n0 0 0 5 3 0 0 0\n0 0 0 0 4 0 0 0\n"
+                    f"{PAWNS}{KINGS}g:500\n#\n# G& WfF\nMirror: G\n// end\n")
+    specs = load_file(path)
+    assert set(specs["betza"].pieces[4].rays) == rays("-17,7 -16,7 -15,7 -1,7 1,7 16,7")
+    assert destinations(specs, "k7/8/8/8/3G4/8/7K/8 w - - 0 1", "d4") == {"c5", "d5", "e5", "c4", "e4", "d3"}
+    board = board_of(specs, "betza", "k7/8/8/8/3g4/8/7K/8 b - - 0 1")
+    assert {t[2:] for t in (board.move_text(m) for m in board.legal_moves()) if t.startswith("d4")} == \
+        {"c3", "d3", "e3", "c4", "e4", "d5"}
+
+
 def test_one_piece_two_gui_lines(tmp_path):
     with pytest.raises(IniError, match=r"betza\.ini:14: .*already has the moves of the GUI line at line 13"):
         betza_variant(tmp_path, "X& N\nX& W")
