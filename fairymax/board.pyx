@@ -948,10 +948,11 @@ cdef void unmake_null(Position* p, const Rules* r) noexcept nogil:
     restore_state(p, u)
 
 
-cdef int repetitions(const Position* p) noexcept nogil:
+cdef int repetitions(const Position* p, const Rules* r) noexcept nogil:
     """How often the current position occurred before (same side to move), looking
-    back no further than the last capture or pawn move."""
-    cdef int count = 0, i = p.ply - 2, limit = p.ply - p.halfmove
+    back no further than the last capture or pawn move; in a drop game, where a
+    captured piece can be dropped back, over the whole game."""
+    cdef int count = 0, i = p.ply - 2, limit = 0 if r.drops else p.ply - p.halfmove
     if limit < 0:
         limit = 0
     while i >= limit:
@@ -1555,7 +1556,7 @@ cdef class Board:
         return in_check(&self.pos, self.rules)
 
     def repetitions(self) -> int:
-        return repetitions(&self.pos)
+        return repetitions(&self.pos, self.rules)
 
     def piece_at(self, str square_text):
         """(letter as in FEN, unmoved) of the piece on a square, or None."""

@@ -425,7 +425,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     # 2. draws by rule, variant terminals, mate-distance pruning
     if p.halfmove >= 100:
         return 0
-    if p.halfmove >= 4 and repetitions(p) > 0:
+    if (p.halfmove >= 4 or r.drops) and repetitions(p, r) > 0:
         return 0
     if r.hill and hill_reached(p, r, p.stm ^ 1):
         return mated_in(ply)
@@ -872,7 +872,7 @@ cdef class Searcher:
             make_move(&b.pos, b.rules, e.move)
             made += 1
             out.append(e.move)
-            if repetitions(&b.pos) > 0:
+            if repetitions(&b.pos, b.rules) > 0:
                 break
         for _ in range(made):
             unmake_move(&b.pos, b.rules)

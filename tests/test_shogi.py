@@ -196,3 +196,13 @@ def test_full_hands_give_more_moves_than_the_old_move_list_held(ours):
     assert len(board.legal_moves()) == 525
     board.set_fen("k8/9/3R1B3/9/9/9/9/9/4K4[RBGGGGSSSSNNNNLLLLPPPPPPPPPPPPPPPPPP] w - - 0 1")
     assert len(board.legal_moves()) == len(board.generated_moves()) == 559
+
+
+def test_repetition_across_captures(ours):
+    """In a drop game a position can come back after captures (the pieces are dropped
+    back): Gxd5 Gxd5 G@d4 G@e6 repeats the start."""
+    board = board_of(ours, "shogi", "4k4/9/9/4g4/3g5/3G5/9/9/4K4[] w - - 0 1")
+    start = board.key
+    for text in ("d4d5", "e6d5", "G@d4", "G@e6"):
+        board.push(board.parse_move(text))
+    assert board.key == start and board.repetitions() == 1
