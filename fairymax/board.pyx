@@ -259,7 +259,7 @@ cdef inline int pawn_moves(const Position* p, const Rules* r, int side, int kind
     return n
 
 
-cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t* out, int n,
+cdef inline int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t* out, int n,
                   AttackScan* scan, int frm, int j) noexcept nogil:
     """Walk ray j of the piece on frm with Fairy-Max's full semantics.
 
@@ -277,7 +277,9 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
     cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
     cdef int victim_type, first
     cdef bint moved_push, stop, platform, may_land = True
-    if r.confined and not (r.ray_rows[side][j] >> r.sq_row[frm]) & 1:
+    # a local copy: the stores to out[] below would make the compiler reload r.confined
+    cdef bint confined = r.confined
+    if confined and not (r.ray_rows[side][j] >> r.sq_row[frm]) & 1:
         return n
     if mode == DOUBLE_PUSH and ptype <= 2 and kind != GEN_ATTACKS:
         # a pawn's double push, the common odd ray, without the generic walk below
@@ -334,7 +336,7 @@ cdef int walk_ray(const Position* p, const Rules* r, int side, int kind, move_t*
         if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
             capsq = p.ep_victim
             cell = p.sq[capsq]
-        if r.confined:
+        if confined:
             may_land = in_region(r, side, ptype, to)
         if may_land and mode & (M_CAPTURE if cell else M_QUIET):
             if cell & own:
@@ -609,7 +611,7 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
         return attacked(p, r, p.royal_sq[mover], p.stm)
     if r.hill and hill_reached(p, r, p.stm):
         return True
-    if royals_face(p, r):
+    if r.royals_may_not_face and royals_face(p, r):
         return True
     return royal_capturable(p, r, p.stm, e, to)
 
@@ -1676,4 +1678,4 @@ cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogi
     """Is `side` (to move or not) exposed to a royal capture by the other side?"""
     if r.simple_attacks and p.royal_sq[side] >= 0:
         return attacked(p, r, p.royal_sq[side], side ^ 1)
-    return royals_face(p, r) or royal_capturable(p, r, side ^ 1, -1, -1)
+    return (r.royals_may_not_face and royals_face(p, r)) or royal_capturable(p, r, side ^ 1, -1, -1)
