@@ -34,11 +34,38 @@ def board_of(specs, name: str, fen: str | None = None) -> Board:
     return board
 
 
+def assert_random_games_keep_state(specs, variant: str, seed: int, games: int, plies: int) -> None:
+    """Random games of `variant`: every move reads back from its text, the incremental
+    state matches a recount after every move and after taking them all back, and the
+    FEN of the last position sets up the same position with the same moves."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        board = board_of(specs, variant)
+        for _ in range(plies):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            move = rng.choice(moves)
+            assert board.parse_move(board.move_text(move)) == move
+            board.push(move)
+            board.check()
+        copy = board_of(specs, variant, board.fen())
+        assert copy.fen() == board.fen()
+        assert sorted(copy.legal_moves()) == sorted(board.legal_moves())
+        while board.history:
+            board.pop()
+        board.check()
+
+
 def assert_moves_match_fairy_stockfish(specs, variant: str, seed: int, games: int, plies: int,
-                                       to_fsf=lambda text: text) -> int:
+                                       to_fsf=lambda text: text, theirs_of=None) -> int:
     """Random games of `variant`: at every ply our legal moves (our text turned into
-    Fairy-Stockfish's by to_fsf) are exactly pyffish's.  Returns the plies played."""
+    Fairy-Stockfish's by to_fsf) are exactly pyffish's, or what theirs_of(pyffish,
+    variant, start FEN, moves played) makes of them.  Returns the plies played."""
     pyffish = pytest.importorskip("pyffish")
+    if theirs_of is None:
+        def theirs_of(pyffish, variant, start, played):
+            return set(pyffish.legal_moves(variant, start, played))
     rng = random.Random(seed)
     start = pyffish.start_fen(variant)
     played_plies = 0
@@ -47,7 +74,7 @@ def assert_moves_match_fairy_stockfish(specs, variant: str, seed: int, games: in
         played: list[str] = []
         for _ in range(plies):
             ours = {to_fsf(board.move_text(m)): m for m in board.legal_moves()}
-            theirs = set(pyffish.legal_moves(variant, start, played))
+            theirs = theirs_of(pyffish, variant, start, played)
             assert set(ours) == theirs, (board.fen(), played)
             if not theirs:
                 break

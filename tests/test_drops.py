@@ -2,11 +2,10 @@
 checked by hand-made positions and against Fairy-Stockfish's rules (pyffish)."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from conftest import assert_moves_match_fairy_stockfish, board_of
+from conftest import assert_moves_match_fairy_stockfish, assert_random_games_keep_state, board_of
 
 
 def moves_of(board) -> set[str]:
@@ -96,23 +95,7 @@ def test_bad_holdings_are_refused(ours, fen):
 
 
 def test_random_games_keep_the_incremental_state(ours):
-    rng = random.Random(7)
-    for _ in range(10):
-        board = board_of(ours, "crazyhouse")
-        for _ in range(150):
-            moves = board.legal_moves()
-            if not moves:
-                break
-            move = rng.choice(moves)
-            assert board.parse_move(board.move_text(move)) == move
-            board.push(move)
-            board.check()
-        copy = board_of(ours, "crazyhouse", board.fen())
-        assert copy.fen() == board.fen()
-        assert moves_of(copy) == moves_of(board)
-        while board.history:
-            board.pop()
-        board.check()
+    assert_random_games_keep_state(ours, "crazyhouse", seed=7, games=10, plies=150)
 
 
 def test_legal_moves_agree_with_fairy_stockfish(ours):

@@ -2,11 +2,10 @@
 "NoDropMate:"): hand-made rule positions, and legal moves against Fairy-Stockfish (pyffish)."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from conftest import board_of
+from conftest import assert_moves_match_fairy_stockfish, assert_random_games_keep_state, board_of
 
 
 def moves_of(board) -> set[str]:
@@ -112,25 +111,9 @@ def test_minishogi_zone_is_the_last_rank(ours):
     assert {t for t in moves_of(board) if t.startswith("a4")} == {"a4a5+"}
 
 
-def test_random_games_keep_the_incremental_state(ours):
-    rng = random.Random(5)
-    for name in ("shogi", "minishogi"):
-        for _ in range(4):
-            board = board_of(ours, name)
-            for _ in range(150):
-                moves = board.legal_moves()
-                if not moves:
-                    break
-                move = rng.choice(moves)
-                assert board.parse_move(board.move_text(move)) == move
-                board.push(move)
-                board.check()
-            copy = board_of(ours, name, board.fen())
-            assert copy.fen() == board.fen()
-            assert moves_of(copy) == moves_of(board)
-            while board.history:
-                board.pop()
-            board.check()
+@pytest.mark.parametrize("name", ["shogi", "minishogi"])
+def test_random_games_keep_the_incremental_state(ours, name):
+    assert_random_games_keep_state(ours, name, seed=5, games=4, plies=150)
 
 
 def fairy_stockfish_moves(pyffish, name: str, start: str, played: list[str]) -> set[str]:
@@ -145,24 +128,11 @@ def fairy_stockfish_moves(pyffish, name: str, start: str, played: list[str]) -> 
 
 @pytest.mark.parametrize("name,games,plies", [("shogi", 4, 150), ("minishogi", 12, 100)])
 def test_legal_moves_agree_with_fairy_stockfish(ours, name, games, plies):
-    """Random games: at every ply our legal moves are Fairy-Stockfish's."""
-    pyffish = pytest.importorskip("pyffish")
-    rng = random.Random(13)
-    start = pyffish.start_fen(name)
-    total = 0
-    for _ in range(games):
-        board = board_of(ours, name)
-        played: list[str] = []
-        for _ in range(plies):
-            theirs = fairy_stockfish_moves(pyffish, name, start, played)
-            assert moves_of(board) == theirs, (board.fen(), played)
-            if not theirs:
-                break
-            text = rng.choice(sorted(theirs))
-            board.push(board.parse_move(text))
-            played.append(text)
-            total += 1
-    assert total > games * plies // 2
+    """Random games: at every ply our legal moves are Fairy-Stockfish's (less the pawn
+    drops that mate)."""
+    played = assert_moves_match_fairy_stockfish(ours, name, seed=13, games=games, plies=plies,
+                                                theirs_of=fairy_stockfish_moves)
+    assert played > games * plies // 2
 
 
 def flipped(fen: str) -> str:
