@@ -76,7 +76,7 @@ cdef inline bint in_region(const Rules* r, int side, int ptype, int sq) noexcept
     return ((r.region_rows[side][ptype] >> r.sq_row[sq]) & 1) and ((r.region_files[side][ptype] >> r.sq_file[sq]) & 1)
 
 
-cdef bint royals_face(const Position* p, const Rules* r) noexcept nogil:
+cdef inline bint royals_face(const Position* p, const Rules* r) noexcept nogil:
     """Do the two royals stand on one file with nothing between them (illegal where
     Rules.royals_may_not_face: xiangqi's flying general)?"""
     cdef int top = p.royal_sq[1], bottom = p.royal_sq[0], sq
@@ -277,9 +277,7 @@ cdef inline int walk_ray(const Position* p, const Rules* r, int side, int kind, 
     cdef int to, capsq, step2, low, delay, nsteps, f, value, marker, castle_code, path
     cdef int victim_type, first
     cdef bint moved_push, stop, platform, may_land = True
-    # a local copy: the stores to out[] below would make the compiler reload r.confined
-    cdef bint confined = r.confined
-    if confined and not (r.ray_rows[side][j] >> r.sq_row[frm]) & 1:
+    if r.confined and not (r.ray_rows[side][j] >> r.sq_row[frm]) & 1:
         return n
     if mode == DOUBLE_PUSH and ptype <= 2 and kind != GEN_ATTACKS:
         # a pawn's double push, the common odd ray, without the generic walk below
@@ -336,7 +334,7 @@ cdef inline int walk_ray(const Position* p, const Rules* r, int side, int kind, 
         if use_ep and ptype <= 2 and (mode & M_CAPTURE) and (to == p.ep_sq or to == p.ep_sq2):
             capsq = p.ep_victim
             cell = p.sq[capsq]
-        if confined:
+        if r.confined:
             may_land = in_region(r, side, ptype, to)
         if may_land and mode & (M_CAPTURE if cell else M_QUIET):
             if cell & own:
@@ -611,7 +609,7 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
         return attacked(p, r, p.royal_sq[mover], p.stm)
     if r.hill and hill_reached(p, r, p.stm):
         return True
-    if r.royals_may_not_face and royals_face(p, r):
+    if royals_face(p, r):
         return True
     return royal_capturable(p, r, p.stm, e, to)
 
@@ -720,11 +718,8 @@ cdef inline void restore_state(Position* p, const Undo* u) noexcept nogil:
 
 cdef inline void add_to_hand(Position* p, const Rules* r, int side, int t, int delta) noexcept nogil:
     """Change side's hand of type t by delta (+1/-1), its hash key and psq score."""
-    if delta < 0:
-        p.hand[side][t] -= 1
-    p.key ^= hand_change_key(p, r, side, t, 1)
-    if delta > 0:
-        p.hand[side][t] += 1
+    p.key ^= hand_change_key(p, r, side, t, delta)
+    p.hand[side][t] += delta
     p.psq_score += delta * hand_psq(r, side, t)
 
 
@@ -829,7 +824,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.sq[capsq] = EMPTY
         if r.drops:
             gained = hand_type_of_capture(r, side, victim)
-            if gained:
+            if gained:          # add_to_hand's work on the locals key and psq
                 key ^= hand_change_key(p, r, side, gained, 1)
                 p.hand[side][gained] += 1
                 psq += hand_psq(r, side, gained)
@@ -1678,4 +1673,4 @@ cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogi
     """Is `side` (to move or not) exposed to a royal capture by the other side?"""
     if r.simple_attacks and p.royal_sq[side] >= 0:
         return attacked(p, r, p.royal_sq[side], side ^ 1)
-    return (r.royals_may_not_face and royals_face(p, r)) or royal_capturable(p, r, side ^ 1, -1, -1)
+    return royals_face(p, r) or royal_capturable(p, r, side ^ 1, -1, -1)
