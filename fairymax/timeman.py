@@ -7,8 +7,9 @@ carries its clock with it and gets its limits from `for_go()`.  All quantities
 inside are milliseconds (CECP's centiseconds and seconds are converted once, here).
 
 Policy, in short:
-- `st S`: a hard limit of S seconds per move minus the move overhead; unused time
-  is not carried over.
+- `st S`: a hard limit of S seconds per move minus the move overhead and no soft
+  limit: time left unused is lost, so the search runs until that limit (a best move
+  found inside the unfinished last iteration still counts).
 - `level MPS BASE INC`: the clock (from `time`, or kept here if the GUI does not
   send it) is divided over the moves to the next time control (MPS repeating
   sessions) or over an assumed 30 moves in sudden death, plus most of the
@@ -173,7 +174,7 @@ class TimeManager:
             if self.nps:                          # python-chess's node limit: nps 1 + st N
                 limits.nodes = max(1, int(self.st_ms / 1000.0 * self.nps))
                 return limits
-            limits.soft_ms, limits.hard_ms = fixed_time_budget(self.st_ms, self.overhead_ms)
+            limits.hard_ms = fixed_time_budget(self.st_ms, self.overhead_ms)
         elif self.mode == "level":
             soft, hard = clock_budget(self.clock_ms, self.inc_ms, self.moves_to_go(),
                                       0.0 if self.nps else self.overhead_ms)
@@ -196,7 +197,7 @@ class TimeManager:
         `stop`, as Stockfish's does)."""
         limits = Limits(depth=depth, nodes=nodes)
         if move_time_ms is not None:
-            limits.soft_ms, limits.hard_ms = fixed_time_budget(move_time_ms, self.overhead_ms)
+            limits.hard_ms = fixed_time_budget(move_time_ms, self.overhead_ms)
         elif clock_ms is not None:
             if moves_to_go:
                 mtg = max(1, min(MAX_MOVES_TO_GO, moves_to_go))
@@ -207,11 +208,10 @@ class TimeManager:
         return limits
 
 
-def fixed_time_budget(move_ms: float, overhead_ms: float) -> tuple[float, float]:
-    """(soft, hard) ms for a fixed time per move: all of it but the overhead."""
+def fixed_time_budget(move_ms: float, overhead_ms: float) -> float:
+    """The hard limit (ms) for a fixed time per move: all of it but the overhead."""
     hard = move_ms - overhead_ms
-    hard = max(hard, min(move_ms * 0.5, 20.0), MIN_HARD_MS)
-    return hard * 0.6, hard
+    return max(hard, min(move_ms * 0.5, 20.0), MIN_HARD_MS)
 
 
 def clock_budget(clock_ms: float, inc_ms: float, mtg: int, overhead_ms: float) -> tuple[float, float]:
