@@ -24,6 +24,9 @@ cdef struct SearchState:
     int* keys                   # their ordering keys
     move_t killers[MAX_PLY][2]
     int history[32][NSQ]        # quiet-move history, [type | colour << 4][to]
+    move_t counter[32][NSQ]     # the quiet reply that last refuted [piece][to]
+    move_t played[MAX_PLY]      # the move made at each ply (0: a null move)
+    int played_piece[MAX_PLY]   # its piece index (piece_index)
     move_t pv[MAX_PLY][MAX_PLY] # triangular PV array
     int pv_len[MAX_PLY]
     uint64_t nodes

@@ -16,9 +16,10 @@
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
    * moves are supplied lazily: the hash move before any generation, then captures
-     by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, quiet
-     moves by history (sorted once when reached); a new best move floats to the
-     front of the list for the next iteration;
+     by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, the
+     counter move, quiet moves by history (sorted once when reached), and last the
+     captures that lose the exchange (SEE; quiescence skips them); a new best move
+     floats to the front of the list for the next iteration;
    * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
      quiescence;
    * after every iteration the result goes to the hash tables with its bound type;
@@ -68,7 +69,11 @@ cdef enum:
                                 # level-2 cache (1 MB a core here); 256 KB searched
                                 # alike, 1 MB was slower
     CAP_KEY = 1 << 28           # ordering keys >= CAP_KEY: captures and promotions
-    HISTORY_MAX = 1 << 20
+    HISTORY_MAX = 1 << 14       # history scores stay within +-this (gravity)
+    HISTORY_BONUS_MAX = 1200    # the largest change of one history update
+    COUNTER_KEY = HISTORY_MAX + 1   # the counter move's ordering key: above every history
+    QUIETS_TRACKED = 64         # quiet moves per node whose history a cutoff lowers
+    LMR_HISTORY_STEP = HISTORY_MAX // 2     # history worth one ply less (or more) of reduction
     STAGE_CAPTURES = 0
     STAGE_KILLER1 = 1
     STAGE_KILLER2 = 2
@@ -83,7 +88,9 @@ cdef enum:
     LMP_DEPTH = 3               # late-move pruning up to this depth
     LMR_MOVES = 64              # the LMR table's range of depths and move numbers
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
-    BAD_CAPTURE_MARGIN = 50     # attacker worth this much more than a defended victim: skipped in QS
+    BAD_CAPTURE_MARGIN = 50     # a capture losing more than this in the exchange is a bad one
+    BAD_CAPTURE_KEY = -2 * HISTORY_MAX  # bad captures' ordering key: after every quiet move
+    SEE_ROYAL_VALUE = 10000     # a royal's worth in an exchange (it is never given up)
     ASPIRATION = 35             # initial half-width of the root window
     MAX_HARD_MS = 1000000000    # longer time limits are no limit (and would overflow)
     NO_EVAL = -INF - 1
@@ -103,7 +110,8 @@ cdef enum:
                                 # (off: Muller's design, restart at 1; measured -3% bench nodes, +4% WAC)
     F_MOBILITY = 512            # evaluation: mobility term
     F_CHECK_EXT = 1024          # +1 ply in check
-    F_BAD_CAPTURES = 2048       # quiescence: skip defended victims taken by a more valuable piece
+    F_BAD_CAPTURES = 2048       # captures that lose the exchange (SEE) go after the quiet moves
+                                # and are not searched in quiescence
     F_RFP = 4096                # reverse futility pruning (static null move) near the leaves
     F_LMP = 8192                # late-move pruning of quiet moves near the leaves
     F_ALL = 16383
@@ -148,8 +156,10 @@ cdef struct Picker:
     int picked                  # moves[0:picked] are in their final order
     int stage
     int qs
+    int ply                     # the node's ply: the move lists below it are free for SEE
     int quiets_pending          # the quiet moves are generated when the captures run out
     move_t killer1, killer2
+    move_t counter              # the quiet move that last refuted the previous move
 
 
 # ---------------------------------------------------------------- helpers
@@ -272,6 +282,71 @@ cdef inline int order_key(SearchState* s, const Position* p, move_t m) noexcept 
     return s.history[piece_index(piece)][mv_to(m)]
 
 
+cdef inline int see_value(const Rules* r, int ptype) noexcept nogil:
+    """A piece's worth in an exchange: its value, a royal's far above any other."""
+    return r.value[ptype] if r.value[ptype] > 0 else SEE_ROYAL_VALUE
+
+
+cdef inline int capture_gain(const Position* p, const Rules* r, move_t m) noexcept nogil:
+    """Material a capture wins at once: the victim, plus what a promotion adds."""
+    cdef int gain = see_value(r, captured_type(p, m))
+    if mv_promo(m):
+        gain += r.value[mv_promo(m)] - r.value[moving_piece(p, m) & TYPE_MASK]
+    return gain
+
+
+cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
+    """Static exchange evaluation: the most the side to move gains by recapturing on
+    sq with its least valuable piece, and so on in turn (0: it need not recapture).
+    The captures come from the move generator and are made on the board, so every
+    kind of move the rays describe (hoppers, lame leaps, ...) and legality count;
+    the move list of `ply` holds them."""
+    cdef Position* p = s.pos
+    cdef const Rules* r = s.rules
+    cdef move_t* moves
+    cdef move_t m
+    cdef int n, j, best_j, least, value, gain
+    if ply >= MAX_PLY or (r.simple_attacks and not attacked(p, r, sq, p.stm)):
+        return 0                        # (the quick test first where the variant has one)
+    moves = s.moves + ply * MAX_MOVES
+    n = gen_moves(p, r, moves, GEN_CAPTURES)
+    while True:
+        best_j = -1
+        least = INF
+        for j in range(n):
+            if moves[j] and mv_to(moves[j]) == sq:
+                value = see_value(r, moving_piece(p, moves[j]) & TYPE_MASK)
+                if value < least:
+                    least = value
+                    best_j = j
+        if best_j < 0:
+            return 0
+        m = moves[best_j]
+        moves[best_j] = 0               # tried
+        gain = capture_gain(p, r, m)
+        if make_move(p, r, m):
+            gain -= see_reply(s, sq, ply + 1)
+            unmake_move(p, r)
+            return gain if gain > 0 else 0
+
+
+cdef bint bad_capture(SearchState* s, const Picker* k, move_t m) noexcept nogil:
+    """Does the capture m lose more than BAD_CAPTURE_MARGIN once the exchange on its
+    square is played out?  Only a capture by a piece worth more than its victim can."""
+    cdef Position* p = s.pos
+    cdef const Rules* r = s.rules
+    cdef int gain
+    if (mv_promo(m) or see_value(r, moving_piece(p, m) & TYPE_MASK)
+            <= see_value(r, captured_type(p, m)) + BAD_CAPTURE_MARGIN):
+        return 0
+    gain = capture_gain(p, r, m)
+    if not make_move(p, r, m):
+        return 0                        # illegal: the search finds that out itself
+    gain -= see_reply(s, mv_to(m), k.ply + 1)
+    unmake_move(p, r)
+    return gain < -BAD_CAPTURE_MARGIN
+
+
 cdef inline void swap_in(Picker* k, int j) noexcept nogil:
     """Move entry j to position `picked` and advance it."""
     cdef int i = k.picked
@@ -289,6 +364,8 @@ cdef void add_moves(SearchState* s, Picker* k, int kind) noexcept nogil:
     cdef int j, n = gen_moves(s.pos, s.rules, k.moves + k.n, kind)
     for j in range(k.n, k.n + n):
         k.keys[j] = order_key(s, s.pos, k.moves[j])
+        if k.moves[j] == k.counter and k.keys[j] < CAP_KEY:
+            k.keys[j] = COUNTER_KEY
     k.n += n
     if kind == GEN_QUIETS:
         k.quiets_pending = 0
@@ -335,6 +412,9 @@ cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
                     best_key = k.keys[j]
                     best_j = j
             if best_j >= 0:
+                if features & F_BAD_CAPTURES and bad_capture(s, k, k.moves[best_j]):
+                    k.keys[best_j] = BAD_CAPTURE_KEY
+                    continue
                 swap_in(k, best_j)
                 return k.moves[k.picked - 1]
             if k.qs:
@@ -375,19 +455,37 @@ cdef inline void float_to_front(Picker* k, int i) noexcept nogil:
     k.keys[0] = key
 
 
-cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth) noexcept nogil:
-    """A quiet move caused a cutoff: make it a killer and raise its history."""
-    cdef int idx, sq
+cdef inline void update_history(int* h, int bonus) noexcept nogil:
+    """Move a history score by `bonus`, less the nearer it already is to the bound
+    in that direction ("gravity"): scores stay within +-HISTORY_MAX and old
+    successes fade as new results come in."""
+    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+
+
+cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
+                       const move_t* tried, const int* tried_pieces, int n_tried) noexcept nogil:
+    """A quiet move caused a cutoff: make it a killer and the counter move of the
+    previous move, raise its history and lower that of the quiet moves tried before it."""
+    cdef int i, bonus = depth * depth * 16 + depth * 32
+    cdef move_t prev = s.played[ply - 1]
+    if bonus > HISTORY_BONUS_MAX:
+        bonus = HISTORY_BONUS_MAX
     if features & F_KILLERS and s.killers[ply][0] != m:
         s.killers[ply][1] = s.killers[ply][0]
         s.killers[ply][0] = m
     if features & F_HISTORY:
-        idx = piece_index(piece)
-        s.history[idx][mv_to(m)] += depth * depth
-        if s.history[idx][mv_to(m)] > HISTORY_MAX:
-            for idx in range(32):
-                for sq in range(NSQ):
-                    s.history[idx][sq] //= 2
+        update_history(&s.history[piece_index(piece)][mv_to(m)], bonus)
+        for i in range(n_tried):
+            update_history(&s.history[tried_pieces[i]][mv_to(tried[i])], -bonus)
+        if prev:
+            s.counter[s.played_piece[ply - 1]][mv_to(prev)] = m
+
+
+cdef inline void note_move(SearchState* s, int ply, move_t m) noexcept nogil:
+    """Record the move about to be made at `ply` (before make_move: it reads the
+    moving piece), for the counter-move table of the node below."""
+    s.played[ply] = m
+    s.played_piece[ply] = piece_index(moving_piece(s.pos, m))
 
 
 # ---------------------------------------------------------------- the search
@@ -409,6 +507,9 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
     cdef int made
+    cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
+    cdef int quiet_pieces[QUIETS_TRACKED]
+    cdef int n_quiets
 
     # 1. node count and polling (the hash bucket loads meanwhile; the parent has
     # asked for it already unless this node follows a null move or a special move)
@@ -496,6 +597,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
             and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] > 0):
         reduction = 3 if depth >= 6 else 2
+        s.played[ply] = 0
         make_null(p, r)
         score = -search(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0)
         unmake_null(p, r)
@@ -513,9 +615,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.picked = 0
     pk.stage = STAGE_CAPTURES
     pk.qs = qs
+    pk.ply = ply
     pk.quiets_pending = 0
     pk.killer1 = s.killers[ply][0]
     pk.killer2 = s.killers[ply][1]
+    pk.counter = s.counter[s.played_piece[ply - 1]][mv_to(s.played[ply - 1])] if s.played[ply - 1] else 0
     best = -INF
     best_move = hash_move
     it = start
@@ -530,6 +634,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         else:
             best = -INF
         legal = 0
+        n_quiets = 0
         i = 0
         if generated:
             m = pk.moves[0] if pk.n > 0 else 0
@@ -549,10 +654,6 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                         if static_eval + r.value[victim] + DELTA_MARGIN > best:
                             best = static_eval + r.value[victim] + DELTA_MARGIN
                         m = 0
-                    elif (features & F_BAD_CAPTURES and r.simple_attacks and not mv_promo(m)
-                            and r.value[piece & TYPE_MASK] > r.value[victim] + BAD_CAPTURE_MARGIN
-                            and attacked(p, r, mv_to(m), p.stm ^ 1)):
-                        m = 0                   # a defended piece taken by a more valuable one
                 elif (not in_chk and not tactical and legal > 0 and it <= FUTILITY_DEPTH
                         and m != pk.killer1 and m != pk.killer2 and iter_alpha > -MATE_BOUND):
                     if (features & F_FUTILITY and static_eval != NO_EVAL
@@ -566,6 +667,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     # start loading the child's bucket now: make_move's time is
                     # added to the time the bucket has to arrive before the probe
                     tt_prefetch(table_of(s, 0 if qs else it - 1), key_after(p, r, m))
+                    note_move(s, ply, m)
                     made = make_move(p, r, m)
                     if made and pruned_score != NO_EVAL and not in_check(p, r):
                         # pruned (futility, late move) unless it gives check: a
@@ -587,8 +689,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                                 and m != pk.killer1 and m != pk.killer2 and not in_check(p, r)):
                             reduction = lmr_table[it if it < LMR_MOVES else LMR_MOVES - 1][
                                 legal if legal < LMR_MOVES else LMR_MOVES - 1]
+                            reduction -= pk.keys[i] // LMR_HISTORY_STEP if pk.keys[i] < CAP_KEY else 0
                             if pv_node and reduction > 0:
                                 reduction -= 1
+                            if reduction < 0:
+                                reduction = 0
                             if reduction > new_depth - 1:
                                 reduction = new_depth - 1
                         score = -search(s, -iter_alpha - 1, -iter_alpha, new_depth - reduction, ply + 1, 1)
@@ -612,8 +717,12 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             s.pv_len[ply] = s.pv_len[ply + 1] + 1
                             if score >= beta:
                                 if not tactical:
-                                    reward_quiet(s, ply, m, piece, it)
+                                    reward_quiet(s, ply, m, piece, it, quiets, quiet_pieces, n_quiets)
                                 break
+                    if not tactical and n_quiets < QUIETS_TRACKED:
+                        quiets[n_quiets] = m
+                        quiet_pieces[n_quiets] = piece_index(piece)
+                        n_quiets += 1
             # -- next move: generate after the hash move (captures first, the quiet
             # moves only when they are reached), then walk/pick the list
             if not generated:
@@ -671,6 +780,7 @@ cdef void helper_root(SearchState* s, int depth, int rotate) noexcept nogil:
     cdef move_t m
     for i in range(n):
         m = moves[(i + rotate) % n]
+        note_move(s, 0, m)
         make_move(p, s.rules, m)
         if i == 0:
             score = -search(s, -INF, INF, depth - 1, 1, 1)
@@ -715,6 +825,7 @@ cdef class SearchHelper:
         alloc_move_lists(&self.s)
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
+        memset(self.s.counter, 0, sizeof(self.s.counter))
         self.lead = 1 + index % 2
         self.main_depth = NULL
         self.thread = None
@@ -764,6 +875,27 @@ cdef class SearchHelper:
             self.thread = None
 
 
+def static_exchange(Board board not None, move_t move):
+    """Centipawns the capture `move` wins on `board` once the exchange on its square
+    is played out, least valuable piece first (the search's SEE); None if it is not a
+    legal capture there."""
+    cdef SearchState s
+    cdef Board b = board.copy()
+    cdef int gain
+    if move not in b.legal_moves() or not is_capture(&b.pos, move):
+        return None
+    s.pos = &b.pos
+    s.rules = b.rules
+    alloc_move_lists(&s)
+    try:
+        gain = capture_gain(s.pos, s.rules, move)
+        make_move(s.pos, s.rules, move)
+        gain -= see_reply(&s, mv_to(move), 1)
+    finally:
+        free_move_lists(&s)
+    return gain
+
+
 # ---------------------------------------------------------------- root driver
 
 cdef class Searcher:
@@ -789,6 +921,7 @@ cdef class Searcher:
     cdef void _clear_tables(self):
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
+        memset(self.s.counter, 0, sizeof(self.s.counter))
 
     @property
     def hash_mb(self):
@@ -938,6 +1071,7 @@ cdef class Searcher:
         qscore = {}
         for mv in root:
             m = mv
+            note_move(s, 0, m)
             make_move(p, rr, m)
             with nogil:
                 score = -search(s, -INF, INF, 0, 1, 1)
@@ -971,6 +1105,7 @@ cdef class Searcher:
                         a = alpha
                         for idx in range(line, len(root)):
                             m = root[idx]
+                            note_move(s, 0, m)
                             make_move(p, rr, m)
                             if idx == line or not (features & F_PVS):
                                 with nogil:

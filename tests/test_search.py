@@ -6,7 +6,7 @@ import pytest
 
 from conftest import board_of
 from fairymax.board import Board
-from fairymax.search import MATE, Searcher, SearchInfo
+from fairymax.search import MATE, Searcher, SearchInfo, static_exchange
 from fairymax.evaluate import evaluate_board, init_psq
 
 MATE_BOUND = MATE - 200
@@ -317,3 +317,27 @@ def test_thread_count_changed_during_a_search_applies_to_the_next():
     for info in gen:
         pass
     assert info.pv[0] in board.legal_moves() and searcher.threads == 1
+
+
+@pytest.mark.parametrize("variant, fen, move, want", [
+    # undefended: the victim's worth
+    ("normal", "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", "p"),
+    ("normal", "4k3/8/8/8/8/8/4n3/3QK1R1 b - - 0 1", "e2g1", "r"),
+    # a pawn or a knight defends: the queen is lost for a pawn
+    ("normal", "4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", "losing"),
+    ("normal", "2k5/2n5/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", "losing"),
+    # ... unless the knight is pinned to its king
+    ("normal", "2k5/2n5/8/3p4/8/8/8/2RQK3 w - - 0 1", "d1d5", "p"),
+    # xiangqi: a Cannon recaptures over a screen; a Horse recaptures unless its leg is blocked
+    ("xiangqi", "4k4/9/4c4/4p4/9/4p4/9/4R4/9/4K4 w - - 0 1", "e2e4", "losing"),
+    ("xiangqi", "4k4/9/9/3n5/9/4p4/9/4R4/9/4K4 w - - 0 1", "e2e4", "losing"),
+    ("xiangqi", "4k4/9/9/3n5/3p5/4p4/9/4R4/9/4K4 w - - 0 1", "e2e4", "p"),
+])
+def test_static_exchange(variant, fen, move, want):
+    """SEE plays the exchange out with real moves: hoppers, lame leaps and pins count."""
+    board = board_at(variant, fen)
+    gain = static_exchange(board, board.parse_move(move))
+    if want == "losing":
+        assert gain < 0
+    else:
+        assert gain == board.variant.value(board.variant.type_of(want, 1))
