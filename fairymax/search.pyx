@@ -70,7 +70,9 @@ cdef enum:
                                 # alike, 1 MB was slower
     CAP_KEY = 1 << 28           # ordering keys >= CAP_KEY: captures and promotions
     HISTORY_MAX = 1 << 14       # history scores stay within +-this (gravity)
-    HISTORY_BONUS_MAX = 1200    # the largest change of one history update
+    HISTORY_BONUS_SQUARE = 16   # a cutoff's history change: this x depth^2 ...
+    HISTORY_BONUS_LINEAR = 32   # ... + this x depth ...
+    HISTORY_BONUS_MAX = 1200    # ... up to this
     COUNTER_KEY = HISTORY_MAX + 1   # the counter move's ordering key: above every history
     QUIETS_TRACKED = 64         # quiet moves per node whose history a cutoff lowers
     LMR_HISTORY_STEP = HISTORY_MAX // 2     # history worth one ply less (or more) of reduction
@@ -466,7 +468,7 @@ cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
                        const move_t* tried, const int* tried_pieces, int n_tried) noexcept nogil:
     """A quiet move caused a cutoff: make it a killer and the counter move of the
     previous move, raise its history and lower that of the quiet moves tried before it."""
-    cdef int i, bonus = depth * depth * 16 + depth * 32
+    cdef int i, bonus = depth * depth * HISTORY_BONUS_SQUARE + depth * HISTORY_BONUS_LINEAR
     cdef move_t prev = s.played[ply - 1]
     if bonus > HISTORY_BONUS_MAX:
         bonus = HISTORY_BONUS_MAX
