@@ -332,21 +332,26 @@ cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
             return gain if gain > 0 else 0
 
 
-cdef bint bad_capture(SearchState* s, const Picker* k, move_t m) noexcept nogil:
+cdef int exchange_gain(SearchState* s, move_t m, int ply) noexcept nogil:
+    """What the capture m, made at `ply`, wins once the exchange on its square is
+    played out (INF if m is illegal)."""
+    cdef int gain = capture_gain(s.pos, s.rules, m)
+    if not make_move(s.pos, s.rules, m):
+        return INF
+    gain -= see_reply(s, mv_to(m), ply + 1)
+    unmake_move(s.pos, s.rules)
+    return gain
+
+
+cdef bint bad_capture(SearchState* s, move_t m, int ply) noexcept nogil:
     """Does the capture m lose more than BAD_CAPTURE_MARGIN once the exchange on its
-    square is played out?  Only a capture by a piece worth more than its victim can."""
-    cdef Position* p = s.pos
+    square is played out?  Only a capture by a piece worth more than its victim can
+    (an illegal one is left to the search)."""
     cdef const Rules* r = s.rules
-    cdef int gain
-    if (mv_promo(m) or see_value(r, moving_piece(p, m) & TYPE_MASK)
-            <= see_value(r, captured_type(p, m)) + BAD_CAPTURE_MARGIN):
+    if (mv_promo(m) or see_value(r, moving_piece(s.pos, m) & TYPE_MASK)
+            <= see_value(r, captured_type(s.pos, m)) + BAD_CAPTURE_MARGIN):
         return 0
-    gain = capture_gain(p, r, m)
-    if not make_move(p, r, m):
-        return 0                        # illegal: the search finds that out itself
-    gain -= see_reply(s, mv_to(m), k.ply + 1)
-    unmake_move(p, r)
-    return gain < -BAD_CAPTURE_MARGIN
+    return exchange_gain(s, m, ply) < -BAD_CAPTURE_MARGIN
 
 
 cdef inline void swap_in(Picker* k, int j) noexcept nogil:
@@ -414,7 +419,7 @@ cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
                     best_key = k.keys[j]
                     best_j = j
             if best_j >= 0:
-                if features & F_BAD_CAPTURES and bad_capture(s, k, k.moves[best_j]):
+                if features & F_BAD_CAPTURES and bad_capture(s, k.moves[best_j], k.ply):
                     k.keys[best_j] = BAD_CAPTURE_KEY
                     continue
                 swap_in(k, best_j)
@@ -464,12 +469,18 @@ cdef inline void update_history(int* h, int bonus) noexcept nogil:
     h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
+cdef inline move_t* counter_slot(SearchState* s, int ply) noexcept nogil:
+    """The counter-move entry of the move that led to `ply` (NULL after a null move)."""
+    cdef move_t prev = s.played[ply - 1]
+    return &s.counter[s.played_piece[ply - 1]][mv_to(prev)] if prev else NULL
+
+
 cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
                        const move_t* tried, const int* tried_pieces, int n_tried) noexcept nogil:
     """A quiet move caused a cutoff: make it a killer and the counter move of the
     previous move, raise its history and lower that of the quiet moves tried before it."""
     cdef int i, bonus = depth * depth * HISTORY_BONUS_SQUARE + depth * HISTORY_BONUS_LINEAR
-    cdef move_t prev = s.played[ply - 1]
+    cdef move_t* counter = counter_slot(s, ply)
     if bonus > HISTORY_BONUS_MAX:
         bonus = HISTORY_BONUS_MAX
     if features & F_KILLERS and s.killers[ply][0] != m:
@@ -479,8 +490,8 @@ cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
         update_history(&s.history[piece_index(piece)][mv_to(m)], bonus)
         for i in range(n_tried):
             update_history(&s.history[tried_pieces[i]][mv_to(tried[i])], -bonus)
-        if prev:
-            s.counter[s.played_piece[ply - 1]][mv_to(prev)] = m
+        if counter != NULL:
+            counter[0] = m
 
 
 cdef inline void note_move(SearchState* s, int ply, move_t m) noexcept nogil:
@@ -512,6 +523,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
     cdef int n_quiets
+    cdef move_t* counter
 
     # 1. node count and polling (the hash bucket loads meanwhile; the parent has
     # asked for it already unless this node follows a null move or a special move)
@@ -621,7 +633,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.quiets_pending = 0
     pk.killer1 = s.killers[ply][0]
     pk.killer2 = s.killers[ply][1]
-    pk.counter = s.counter[s.played_piece[ply - 1]][mv_to(s.played[ply - 1])] if s.played[ply - 1] else 0
+    counter = counter_slot(s, ply)
+    pk.counter = counter[0] if counter != NULL else 0
     best = -INF
     best_move = hash_move
     it = start
@@ -883,19 +896,15 @@ def static_exchange(Board board not None, move_t move):
     legal capture there."""
     cdef SearchState s
     cdef Board b = board.copy()
-    cdef int gain
     if move not in b.legal_moves() or not is_capture(&b.pos, move):
         return None
     s.pos = &b.pos
     s.rules = b.rules
     alloc_move_lists(&s)
     try:
-        gain = capture_gain(s.pos, s.rules, move)
-        make_move(s.pos, s.rules, move)
-        gain -= see_reply(&s, mv_to(move), 1)
+        return exchange_gain(&s, move, 0)
     finally:
         free_move_lists(&s)
-    return gain
 
 
 # ---------------------------------------------------------------- root driver
