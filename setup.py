@@ -50,6 +50,6 @@ setup(
     cmdclass={"build_py": BuildWithVariantFile},
     ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False),
     python_requires=">=3.9",
-    extras_require={"test": ["pytest", "chess", "pyffish", "Cython>=3.0"]},
+    extras_require={"test": ["pytest", "chess", "pyffish", "Cython>=3.0", "numpy"], "tune": ["numpy"]},
     entry_points={"console_scripts": ["fairymax=fairymax.__main__:main"]},
 )

@@ -3,11 +3,14 @@
 
 Terms (centipawns; `evaluate` returns the side to move's view):
 
-* incremental (Board keeps pos.psq_score from Rules.psq, filled by init_psq):
-  material (the ini values unless the weights say otherwise; royals 0);
-  Fairy-Max's centralisation for
-  lower-case (Rules.centralized) pieces; pawn advancement, growing near the
-  promotion zone (divided by 8 when the promoted piece is weak, as Fairy-Max);
+* incremental (Board keeps pos.psq_score from Rules.psq, filled by init_psq), tapered:
+  a middle-game and an end-game value packed in one int (make_score), blended by
+  the game phase (non-pawn material on the board; always middle game in drop games):
+  material (the ini values unless the weights say otherwise; royals 0) plus the
+  type's piece-square table where the weights give one (a fit makes them), else
+  the data-derived default: Fairy-Max's centralisation for lower-case
+  (Rules.centralized) pieces; pawn advancement, growing near the promotion zone
+  (divided by 8 when the promoted piece is weak, as Fairy-Max);
 * per call, walking the piece lists: pawn structure (doubled, isolated, passed;
   kept in a cache by Position.pawn_key, as it changes only with pawn moves);
   royal safety blended by the opponent's material (stay home and keep pawns in
@@ -21,19 +24,22 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   against a bare royal (drive it to the edge, bring the royals together);
   a drawish-material scale (no pawns, less than a minor ahead).
 
-Every weight is a named entry of one table (WEIGHT_DEFAULTS, material_X per piece
-letter), overridden per variant by fairymax/weights/VARIANT.txt (`python -m fairymax
-tune fit` makes it) and read into EvalInfo.w.
+Every weight is a named entry of one table (WEIGHT_DEFAULTS; material_mg_X and
+material_eg_X per piece letter; tables psq_mg_X and psq_eg_X), overridden per variant
+by fairymax/weights/VARIANT.txt (`python -m fairymax tune fit` makes it) and read into
+EvalInfo.w and Rules.psq.
 
 Lazy evaluation, in two stages: the per-call terms are skipped when the
 incremental score is outside [alpha - lazy_margin, beta + lazy_margin], and
 the piece terms, the slowest, when the score without them is outside
 [alpha - SLOW_TERMS_MARGIN, beta + SLOW_TERMS_MARGIN].
 """
+from array import array
+
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset, memcpy
 
-from fairymax.types cimport (NSQ, MAX_TYPES, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
+from fairymax.types cimport (NSQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
                              M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, colour_bit, piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
@@ -62,6 +68,9 @@ WEIGHT_DEFAULTS = {
     "advance": 100,         # percent of the ADVANCE table
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
+# weights that only shape the data-derived tables: a variant whose weights give every
+# type a table (psq_mg_X, psq_eg_X) no longer uses them
+TABLE_DEFAULT_WEIGHTS = ("centre_spread", "advance")
 
 cdef enum:
     MOPUP_EDGE = 10
@@ -93,6 +102,12 @@ cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
 
 
+cdef struct PsqSource:                 # what init_psq hands fill_psq
+    int material[2][MAX_TYPES]          # [phase][type]: middle game, end game
+    int has_table[MAX_TYPES]
+    int table[2][MAX_TYPES][MAX_FILES * MAX_RANKS]  # [phase][type][owner_index]
+
+
 cdef inline int iabs(int x) noexcept nogil:
     return -x if x < 0 else x
 
@@ -119,64 +134,126 @@ cdef int steps_to_promotion(const Rules* r, int colour, int row) noexcept nogil:
     return row - target if colour == 0 else target - row
 
 
-cdef void fill_psq(Rules* r, const int* material, int centre_spread, int advance) noexcept nogil:
-    """Fill r.psq[type | colour << 4][sq] from the owner's view (see module doc):
-    material[t] (centipawns) plus centralisation and pawn advancement (percent of
-    ADVANCE)."""
-    cdef int t, c, sq, row, file, steps, bonus, value, promo
+cdef inline score_t make_score(int mg, int eg) noexcept nogil:
+    """A middle-game and an end-game value packed in one int (|eg| < 32768), so that
+    Board adds and subtracts both halves with one operation."""
+    return mg + eg * 65536
+
+
+cdef inline int taper(score_t packed, int phase) noexcept nogil:
+    """The packed score's blend: all middle game at phase 256, all end game at 0."""
+    cdef int eg = (packed + 32768) >> 16
+    cdef int mg = packed - eg * 65536
+    return (mg * phase + eg * (256 - phase)) // 256
+
+
+cdef inline int owner_index(const Rules* r, int c, int sq) noexcept nogil:
+    """Index of sq in a table seen from colour c's side: its own first rank first."""
+    cdef int rank = r.height - 1 - r.sq_row[sq] if c == 0 else r.sq_row[sq]
+    return rank * r.width + r.sq_file[sq]
+
+
+cdef int default_bonus(const Rules* r, int t, int c, int sq, int centre_spread,
+                       int advance) noexcept nogil:
+    """The data-derived positional value of a piece of type t and colour c on sq, when
+    the weights give no table: Fairy-Max's centralisation for lower-case pieces, pawn
+    advancement (percent of ADVANCE; divided by 8 when the promoted piece is weak)."""
+    cdef int row = r.sq_row[sq], file = r.sq_file[sq], steps, promo, bonus = 0
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0
     cdef double d2, maxd2 = cx * cx + cy * cy
+    if t == 1 + c:          # the colour's pawn
+        steps = steps_to_promotion(r, c, row)
+        if 0 < steps < 8:
+            bonus = ADVANCE[steps] * advance // 100
+            promo = r.promo_type[c][file]
+            if promo > 0 and r.value[promo] < 250:
+                bonus = bonus // 8
+        # central pawns gain a little per step from their start row
+        if r.pawn_row[c] >= 0 and 2 * file >= r.width // 2 - 1 and 2 * file <= r.width + r.width // 2 - 1:
+            bonus += 4 * imax(0, iabs(row - r.pawn_row[c]))
+    elif r.centralized[t] and r.value[t] > 0:
+        d2 = (file - cx) * (file - cx) + (row - cy) * (row - cy)
+        bonus = <int>(centre_spread * (1.0 - d2 / maxd2)) - centre_spread // 2
+    return bonus
+
+
+cdef void fill_psq(Rules* r, const PsqSource* src, int centre_spread, int advance) noexcept nogil:
+    """Fill r.psq[type | colour << 4][sq] (packed middle and end game, owner's view):
+    the type's material plus its table, or default_bonus where it has none; and
+    r.hand_psq, the material of a piece in hand (Seirawan's gating hand stays unvalued)."""
+    cdef int t, c, sq, i, mg, eg
     for t in range(32):
         r.hand_psq[t] = 0
         for sq in range(NSQ):
             r.psq[t][sq] = 0
     for t in range(1, r.num_types + 1):
-        value = material[t] if r.value[t] > 0 else 0
         for c in range(2):
-            if r.drops:                 # Seirawan's gating hand stays unvalued
-                r.hand_psq[t | (c << 4)] = value
+            if r.drops:
+                r.hand_psq[t | (c << 4)] = make_score(src.material[0][t], src.material[1][t])
             for sq in range(NSQ):
                 if not r.is_board[sq]:
                     continue
-                row = r.sq_row[sq]
-                file = r.sq_file[sq]
-                bonus = 0
-                if t == 1 + c:          # the colour's pawn
-                    steps = steps_to_promotion(r, c, row)
-                    if 0 < steps < 8:
-                        bonus = ADVANCE[steps] * advance // 100
-                        promo = r.promo_type[c][file]
-                        if promo > 0 and r.value[promo] < 250:
-                            bonus = bonus // 8
-                    # central pawns gain a little per step from their start row
-                    if r.pawn_row[c] >= 0 and 2 * file >= r.width // 2 - 1 and 2 * file <= r.width + r.width // 2 - 1:
-                        bonus += 4 * imax(0, iabs(row - r.pawn_row[c]))
-                elif r.centralized[t] and r.value[t] > 0:
-                    d2 = (file - cx) * (file - cx) + (row - cy) * (row - cy)
-                    bonus = <int>(centre_spread * (1.0 - d2 / maxd2)) - centre_spread // 2
-                r.psq[t | (c << 4)][sq] = value + bonus
+                if src.has_table[t]:
+                    i = owner_index(r, c, sq)
+                    mg = src.table[0][t][i]
+                    eg = src.table[1][t][i]
+                else:
+                    mg = eg = default_bonus(r, t, c, sq, centre_spread, advance)
+                r.psq[t | (c << 4)][sq] = make_score(src.material[0][t] + mg, src.material[1][t] + eg)
 
 
 # weights by variant name, from its weights file or the defaults (set_weights changes them)
 _variant_weights: dict = {}
+PHASES = ("mg", "eg")       # middle game, end game: the halves of a tapered weight
 
 
-def material_name(Variant variant, int t) -> str:
-    """The weight name of type t's material value: material_ and its ini letter."""
-    return "material_" + variant.spec.pieces[t - 1].letter
+def type_letters(Variant variant) -> dict:
+    """{type: its ini letter}; types sharing a letter (the two pawns, a king before and
+    after castling) share their weights."""
+    return {t: variant.spec.pieces[t - 1].letter for t in range(1, variant.rules.num_types + 1)}
+
+
+def material_name(Variant variant, int t, str phase) -> str:
+    """The weight name of type t's material value in a phase: material_mg_ and its letter."""
+    return f"material_{phase}_{variant.spec.pieces[t - 1].letter}"
+
+
+def table_name(Variant variant, int t, str phase) -> str:
+    """The weight name of type t's piece-square table in a phase (a list of width x height
+    values seen from the owner's side, its first rank first): psq_mg_ and its letter."""
+    return f"psq_{phase}_{variant.spec.pieces[t - 1].letter}"
+
+
+def table_size(Variant variant) -> int:
+    return variant.rules.width * variant.rules.height
 
 
 def default_weights(Variant variant) -> dict:
-    """WEIGHT_DEFAULTS and the ini values of the variant's non-royal types, overridden by
-    its weights file where it has one."""
+    """WEIGHT_DEFAULTS and the ini values of the variant's non-royal types in both phases,
+    overridden by its weights file where it has one (which may add tables)."""
     weights = dict(WEIGHT_DEFAULTS)
     for t in range(1, variant.rules.num_types + 1):
         if variant.rules.value[t] > 0:
-            weights[material_name(variant, t)] = variant.rules.value[t]
+            for phase in PHASES:
+                weights[material_name(variant, t, phase)] = variant.rules.value[t]
     from fairymax import tune
     path = tune.weights_path(variant.spec.name)
     if path.is_file():
-        weights.update({k: v for k, v in tune.read_weights(path).items() if k in weights})
+        weights.update(checked_weights(variant, weights, tune.read_weights(path), str(path)))
+    return weights
+
+
+def checked_weights(Variant variant, dict known, dict weights, str source) -> dict:
+    """weights if every name is known (or names a table of the right size), else ValueError."""
+    tables = {table_name(variant, t, phase) for t in type_letters(variant) for phase in PHASES}
+    for name, value in weights.items():
+        if name in tables:
+            if not isinstance(value, list) or len(value) != table_size(variant):
+                raise ValueError(f"{source}: {name} needs {table_size(variant)} values")
+        elif name not in known:
+            raise ValueError(f"{source}: unknown weight {name}")
+        elif isinstance(value, list):
+            raise ValueError(f"{source}: {name} takes one value")
     return weights
 
 
@@ -187,32 +264,63 @@ def get_weights(Variant variant) -> dict:
     return dict(_variant_weights[name])
 
 
+def forget_weights(Variant variant):
+    """Go back to the variant's weights file, or the defaults (init_psq must follow)."""
+    _variant_weights.pop(variant.spec.name, None)
+
+
 def set_weights(Variant variant, dict weights):
     """Use these weights for the variant from now on (init_psq must follow)."""
     known = get_weights(variant)
-    unknown = set(weights) - set(known)
-    if unknown:
-        raise ValueError(f"unknown weights: {', '.join(sorted(unknown))}")
-    known.update(weights)
+    known.update(checked_weights(variant, known, weights, "set_weights"))
     _variant_weights[variant.spec.name] = known
 
 
 def init_psq(Variant variant):
-    """Fill variant.rules.psq (material + positional terms). Idempotent and cheap (microseconds).
+    """Fill variant.rules.psq (material + positional terms). Idempotent and cheap.
 
     Must be called before searching a variant; a Board created earlier keeps a stale
     psq_score, which the Searcher recomputes on its own copy (psq_total).
     """
-    cdef int material[MAX_TYPES]
-    cdef int t
+    cdef PsqSource src
+    cdef int t, k, i
+    memset(&src, 0, sizeof(src))
     weights = get_weights(variant)
-    for t in range(MAX_TYPES):
-        material[t] = 0
-        if 1 <= t <= variant.rules.num_types and variant.rules.value[t] > 0:
-            material[t] = weights[material_name(variant, t)]
+    for t in range(1, variant.rules.num_types + 1):
+        for k, phase in enumerate(PHASES):
+            if variant.rules.value[t] > 0:
+                src.material[k][t] = weights[material_name(variant, t, phase)]
+            table = weights.get(table_name(variant, t, phase))
+            if table is not None:
+                src.has_table[t] = 1
+                for i in range(len(table)):
+                    src.table[k][t][i] = table[i]
     cdef int spread = weights["centre_spread"], advance = weights["advance"]
     with nogil:
-        fill_psq(&variant.rules, material, spread, advance)
+        fill_psq(&variant.rules, &src, spread, advance)
+
+
+def psq_tables(Variant variant) -> dict:
+    """Every type letter's tables in both phases as init_psq made them (material taken
+    out): the weights' own tables, or the data-derived defaults; for the tuner."""
+    cdef const Rules* r = &variant.rules
+    cdef int t, k, sq, packed, value
+    init_psq(variant)
+    weights = get_weights(variant)
+    tables = {}
+    for t, letter in type_letters(variant).items():
+        if table_name(variant, t, "mg") in tables:
+            continue
+        for k, phase in enumerate(PHASES):
+            material = weights[material_name(variant, t, phase)] if r.value[t] > 0 else 0
+            table = [0] * table_size(variant)
+            for sq in range(NSQ):
+                if r.is_board[sq]:
+                    packed = r.psq[t][sq]
+                    value = taper(packed, 256 if k == 0 else 0)
+                    table[owner_index(r, 0, sq)] = value - material
+            tables[table_name(variant, t, phase)] = table
+    return tables
 
 
 cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
@@ -504,6 +612,14 @@ cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:
     return found
 
 
+cdef inline int game_phase(const Position* p, const Rules* r, const EvalInfo* e) noexcept nogil:
+    """256 with all pieces (pawns and royals aside) on the board, falling to 0 as they go;
+    always 256 in drop games, where captured pieces come back."""
+    if r.drops:
+        return 256
+    return imin(256, (p.piece_material[0] + p.piece_material[1]) * 128 // e.full_material)
+
+
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, in centipawns (see the module doc)."""
     cdef int c, k, sq, piece, t, row, f, bonus, n
@@ -515,7 +631,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef const PawnEntry* pawn_entry
     cdef int pawn_files[2]          # bit f: the colour has a pawn on file f
     cdef int phase[2]               # material of colour c relative to the start, 0..256
-    cdef int fast = p.psq_score
+    cdef int fast = taper(p.psq_score, game_phase(p, r, e))
     cdef int total, partial, winner, loser, dist
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
@@ -641,6 +757,46 @@ cdef class PositionSet:
             p.psq_score = psq_total(p, r)
             scores.append(evaluate(p, r, &info, -100000, 100000))
         return scores
+
+    def psq_features(self) -> tuple:
+        """What the piece-square part of each evaluation is made of, for the tuner's
+        linear fit: (phases, offsets, types, squares, signs), int arrays.  Position i has
+        game phase phases[i] (0..256) and the entries offsets[i] .. offsets[i + 1] - 1:
+        a piece of type types[k] on owner_index squares[k] (-1: signs[k] such pieces in
+        hand), counted +1 for the side to move's pieces and -1 for the opponent's."""
+        cdef EvalInfo info
+        cdef const Rules* r = &self.variant.rules
+        cdef const Position* p
+        cdef int i, c, k, t, sq, n = 0, side_sign
+        eval_info_init(&info, self.variant)
+        for i in range(self.count):
+            p = <const Position*>(self.data + i * self.stride)
+            n += p.pcount[0] + p.pcount[1] + (2 * r.num_types if r.drops else 0)
+        phases, offsets = array("i", bytes(4 * self.count)), array("i", bytes(4 * (self.count + 1)))
+        types, squares, signs = (array("i", bytes(4 * n)) for _ in range(3))
+        cdef int[:] ph = phases, off = offsets, ty = types, sqs = squares, sg = signs
+        n = 0
+        for i in range(self.count):
+            p = <const Position*>(self.data + i * self.stride)
+            ph[i] = game_phase(p, r, &info)
+            off[i] = n
+            for c in range(2):
+                side_sign = 1 if c == p.stm else -1
+                for k in range(p.pcount[c]):
+                    sq = p.plist[c][k]
+                    ty[n] = p.sq[sq] & TYPE_MASK
+                    sqs[n] = owner_index(r, c, sq)
+                    sg[n] = side_sign
+                    n += 1
+                if r.drops:
+                    for t in range(1, r.num_types + 1):
+                        if p.hand[c][t]:
+                            ty[n] = t
+                            sqs[n] = -1
+                            sg[n] = side_sign * p.hand[c][t]
+                            n += 1
+        off[self.count] = n
+        return phases, offsets, types[:n], squares[:n], signs[:n]
 
 
 def evaluate_board(Board board):

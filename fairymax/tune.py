@@ -7,11 +7,14 @@
 2. `label`: a stronger UCI engine scores each position (Stockfish for chess,
    Fairy-Stockfish with UCI_Variant for its variants) at a fixed node count; lines
    become `FEN;centipawns for the side to move`.  Resumable: labelled lines are kept.
-3. `fit`: the evaluation weights (evaluate.weight_names) are fitted to the labels by
-   minimising the mean of (sigmoid(teacher) - sigmoid(eval))^2, sigmoid(x) = 1 / (1 +
-   10^(-x / 400)), by gradient descent with finite differences over the whole set
-   (evaluate.PositionSet scores every position in C); a held-out tenth reports the
-   error the fit did not see.  The result is a weights file for the variant.
+3. `fit`: the evaluation weights are fitted to the labels by minimising the mean of
+   (sigmoid(teacher) - sigmoid(eval))^2, sigmoid(x) = 1 / (1 + 10^(-x / 400)), with
+   Adam over the whole set; a held-out tenth reports the error the fit did not see.
+   First (--table-epochs) the materials and piece-square tables of both phases, which
+   enter the evaluation linearly, with exact gradients (PsqModel, NumPy: the `tune`
+   extra); then the other weights (evaluate.WEIGHT_NAMES) with gradients by finite
+   differences (evaluate.PositionSet scores every position in C).  The result is a
+   weights file for the variant.
 
 Large position files belong outside the repository (e.g. ~/.cache/fairymax/).
 """
@@ -42,22 +45,36 @@ def weights_path(variant: str) -> Path:
 
 
 def read_weights(path: Path) -> dict:
-    """`name value` lines (# comments) -> {name: value}."""
+    """`name value` lines (# comments) -> {name: value}; a table is `name v1 v2 ...`, and
+    may continue on following lines that hold numbers only."""
     weights = {}
+    name = None
     for lineno, line in enumerate(path.read_text().splitlines(), 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
+        parts = line.split("#", 1)[0].split()
+        if not parts:
             continue
-        parts = text.split()
-        if len(parts) != 2 or not parts[1].lstrip("-").isdigit():
-            raise UsageError(f"{path}:{lineno}: expected 'name value'")
-        weights[parts[0]] = int(parts[1])
-    return weights
+        if not parts[0].lstrip("-").isdigit():
+            name, parts = parts[0], parts[1:]
+            weights[name] = []
+        if name is None or not all(word.lstrip("-").isdigit() for word in parts):
+            raise UsageError(f"{path}:{lineno}: expected 'name value', or a table's numbers")
+        weights[name] += [int(word) for word in parts]
+    for name, values in weights.items():
+        if not values:
+            raise UsageError(f"{path}: {name} has no value")
+    return {name: values[0] if len(values) == 1 else values for name, values in weights.items()}
 
 
-def write_weights(path: Path, weights: dict, header: list) -> None:
+def write_weights(path: Path, weights: dict, header: list, row: int = 8) -> None:
+    """The weights file: `name value` lines; a table's numbers `row` to a line below its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [f"# {text}" for text in header] + [f"{name} {value}" for name, value in weights.items()]
+    lines = [f"# {text}" for text in header]
+    for name, value in weights.items():
+        if isinstance(value, list):
+            lines.append(name)
+            lines += [" ".join(f"{v:5d}" for v in value[i:i + row]) for i in range(0, len(value), row)]
+        else:
+            lines.append(f"{name} {value}")
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -216,44 +233,171 @@ def fit_scale(positions, teacher_cp: list) -> float:
     return (low + high) / 2
 
 
-def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
-        path: Path = Path("positions")) -> dict:
-    """Gradient descent (Adam) on the weights, gradients by central differences; a tenth
-    of the positions is held out."""
+class Adam:
+    """Adam steps on a NumPy array of weights."""
+
+    def __init__(self, step: float, beta1: float = 0.9, beta2: float = 0.999):
+        self.step, self.beta1, self.beta2 = step, beta1, beta2
+        self.m = self.v = 0.0
+        self.rounds = 0
+
+    def delta(self, grad):
+        """The change to apply for this gradient."""
+        self.rounds += 1
+        self.m = self.beta1 * self.m + (1 - self.beta1) * grad
+        self.v = self.beta2 * self.v + (1 - self.beta2) * grad * grad
+        m_hat = self.m / (1 - self.beta1 ** self.rounds)
+        v_hat = self.v / (1 - self.beta2 ** self.rounds)
+        return -self.step * m_hat / (v_hat ** 0.5 + 1e-12)
+
+
+class PsqModel:
+    """The material and piece-square part of the evaluation as a linear model, for a
+    fit by exact gradients: every type letter has a material value (non-royal types)
+    and a table in each phase; a position's score is the rest of its evaluation, held
+    fixed, plus its pieces' entries blended by its game phase."""
+
+    def __init__(self, variant, positions, symmetric: bool = False):
+        import numpy as np
+        from fairymax import evaluate
+        self.np, self.variant = np, variant
+        weights, tables = evaluate.get_weights(variant), evaluate.psq_tables(variant)
+        letters = evaluate.type_letters(variant)
+        self.letters = list(dict.fromkeys(letters.values()))
+        size, count = evaluate.table_size(variant), len(self.letters)
+        self.size, self.count = size, count
+        # parameters per phase: the tables (letter-major), the materials, a fixed 0
+        self.params = np.zeros((2, count * size + count + 1))
+        self.valued = {letter: False for letter in self.letters}
+        for t, letter in letters.items():
+            i = self.letters.index(letter)
+            for k, phase in enumerate(evaluate.PHASES):
+                self.params[k, i * size:(i + 1) * size] = tables[evaluate.table_name(variant, t, phase)]
+                name = evaluate.material_name(variant, t, phase)
+                if name in weights:
+                    self.params[k, count * size + i] = weights[name]
+                    self.valued[letter] = True
+        phases, offsets, types, squares, signs = positions.psq_features()
+        types, squares = np.asarray(types), np.asarray(squares)
+        lookup = np.array([0] + [self.letters.index(letters[t]) for t in sorted(letters)])
+        ids = lookup[types]
+        fixed = self.params.shape[1] - 1
+        if symmetric:       # a square and its mirror image across the middle file share an entry
+            width = variant.spec.width
+            self.mirror = np.arange(size) // width * width + np.minimum(
+                np.arange(size) % width, width - 1 - np.arange(size) % width)
+        else:
+            self.mirror = np.arange(size)
+        self.table_index = np.where(squares >= 0, ids * size + self.mirror[np.maximum(squares, 0)], fixed)
+        valued = np.array([self.valued[letter] for letter in self.letters])
+        self.material_index = np.where(valued[ids], count * size + ids, fixed)
+        self.positions = len(positions)
+        self.position = np.repeat(np.arange(len(positions)), np.diff(np.asarray(offsets)))
+        self.mg_share = (np.asarray(phases) / 256.0)[self.position]
+        self.signs = np.asarray(signs, dtype=float)
+        self.rest = np.asarray(positions.evaluate(), dtype=float) - self.psq_scores(self.params)
+
+    def psq_scores(self, params):
+        """The pieces' part of each position's score (side to move's view)."""
+        np = self.np
+        values = (self.mg_share * (params[0, self.table_index] + params[0, self.material_index])
+                  + (1 - self.mg_share) * (params[1, self.table_index] + params[1, self.material_index]))
+        return np.bincount(self.position, weights=self.signs * values, minlength=self.positions)
+
+    def scores(self, params):
+        return self.rest + self.psq_scores(params)
+
+    def gradient(self, params, targets):
+        """The mean squared error of sigmoid(score) against targets, and its gradient."""
+        np = self.np
+        predicted = 1 / (1 + 10 ** (-self.scores(params) / SIGMOID_SCALE))
+        error = predicted - targets
+        d_score = 2 * error * predicted * (1 - predicted) * math.log(10) / SIGMOID_SCALE / len(targets)
+        per_entry = d_score[self.position] * self.signs
+        grad = np.zeros_like(params)
+        for k, share in enumerate((self.mg_share, 1 - self.mg_share)):
+            for index in (self.table_index, self.material_index):
+                grad[k] += np.bincount(index, weights=per_entry * share, minlength=params.shape[1])
+        grad[:, -1] = 0
+        return float(np.mean(error ** 2)), grad
+
+    def weights(self, params) -> dict:
+        """params as weights: materials and tables by name, rounded."""
+        from fairymax import evaluate
+        result = {}
+        for i, letter in enumerate(self.letters):
+            for k, phase in enumerate(evaluate.PHASES):
+                if self.valued[letter]:
+                    result[f"material_{phase}_{letter}"] = int(round(params[k, self.count * self.size + i]))
+                table = params[k, i * self.size + self.mirror]
+                result[f"psq_{phase}_{letter}"] = [int(round(v)) for v in table]
+        return result
+
+
+def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, step: float,
+               regularisation: float, symmetric: bool, log) -> dict:
+    """Adam on the materials and tables (PsqModel) over the training positions, pulled
+    toward their start values by regularisation x (change / 100 cp)^2 per parameter;
+    returns the fitted weights, set for the variant."""
+    import numpy as np
     from fairymax import evaluate
-    weights = evaluate.get_weights(variant)
-    names = list(weights)
+    model, held = PsqModel(variant, train, symmetric), PsqModel(variant, test, symmetric)
+    train_targets, test_targets = np.asarray(train_targets), np.asarray(test_targets)
+    params, adam = model.params.copy(), Adam(step)
+    for epoch in range(1, epochs + 1):
+        error, grad = model.gradient(params, train_targets)
+        grad += 2 * regularisation * (params - model.params) / 100 ** 2
+        params += adam.delta(grad)
+        if epoch % 50 == 0 or epoch == epochs:
+            log(f"tables epoch {epoch}: train {error:.7f} "
+                f"held-out {held.gradient(params, test_targets)[0]:.7f}")
+    weights = model.weights(params)
+    evaluate.set_weights(variant, weights)
+    return weights
+
+
+def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
+        path: Path = Path("positions"), table_epochs: int = 0, table_step: float = 1.0,
+        table_regularisation: float = 0.0, symmetric: bool = False) -> dict:
+    """Fit the weights to the teacher's scores, a tenth of the positions held out: first
+    the materials and piece-square tables (table_epochs rounds of fit_tables), then the
+    other weights by Adam with gradients by central differences (rounds)."""
+    import numpy as np
+    from fairymax import evaluate
     held = len(fens) // 10
     train_b, test_b = position_set(variant, fens[held:], path), position_set(variant, fens[:held], path)
     scale = fit_scale(train_b, teacher_cp[held:])
     log(f"teacher scale: sigmoid({scale:.3f} * eval) matches the teacher best")
     targets = [sigmoid(cp / scale) for cp in teacher_cp]
     train_t, test_t = targets[held:], targets[:held]
-    m = {n: 0.0 for n in names}
-    v = {n: 0.0 for n in names}
-    exact = {n: float(weights[n]) for n in names}
+    weights = evaluate.get_weights(variant)
 
     def error_with(changes: dict, positions, ts: list) -> float:
         evaluate.set_weights(variant, {**weights, **changes})
         return mean_error(positions, ts)
 
-    log(f"start: train {error_with({}, train_b, train_t):.6f} held-out {error_with({}, test_b, test_t):.6f}")
+    log(f"start: train {error_with({}, train_b, train_t):.7f} held-out {error_with({}, test_b, test_t):.7f}")
+    if table_epochs:
+        weights.update(fit_tables(variant, train_b, test_b, train_t, test_t, table_epochs, table_step,
+                                  table_regularisation, symmetric, log))
+        log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
+            f"held-out {error_with({}, test_b, test_t):.7f}")
+    names = [n for n in evaluate.WEIGHT_NAMES
+             if not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
+    exact = np.array([float(weights[n]) for n in names])
+    adam = Adam(step)
     for rnd in range(1, rounds + 1):
-        grads = {}
-        for n in names:
+        grads = np.zeros(len(names))
+        for i, n in enumerate(names):
             delta = max(1, abs(weights[n]) // 20)
             up = error_with({n: weights[n] + delta}, train_b, train_t)
             down = error_with({n: weights[n] - delta}, train_b, train_t)
-            grads[n] = (up - down) / (2 * delta)
-        for n in names:
-            m[n] = 0.9 * m[n] + 0.1 * grads[n]
-            v[n] = 0.999 * v[n] + 0.001 * grads[n] ** 2
-            m_hat = m[n] / (1 - 0.9 ** rnd)
-            v_hat = v[n] / (1 - 0.999 ** rnd)
-            exact[n] -= step * m_hat / (math.sqrt(v_hat) + 1e-12)
-            weights[n] = int(round(exact[n]))
-        log(f"round {rnd}: train {error_with({}, train_b, train_t):.6f} "
-            f"held-out {error_with({}, test_b, test_t):.6f}")
+            grads[i] = (up - down) / (2 * delta)
+        exact += adam.delta(grads)
+        for i, n in enumerate(names):
+            weights[n] = int(round(exact[i]))
+        log(f"round {rnd}: train {error_with({}, train_b, train_t):.7f} "
+            f"held-out {error_with({}, test_b, test_t):.7f}")
     evaluate.set_weights(variant, weights)
     return weights
 
@@ -277,11 +421,18 @@ def main(argv: list | None = None) -> int:
     lab.add_argument("--uci-variant", help="UCI_Variant for the teacher (Fairy-Stockfish)")
     lab.add_argument("--nodes", type=int, default=5000)
     fitp = sub.add_parser("fit", help="fit the evaluation weights to labelled positions")
-    fitp.add_argument("labels")
+    fitp.add_argument("labels", nargs="+", help="labelled position files")
     fitp.add_argument("--variant", default="normal")
     fitp.add_argument("--ini")
     fitp.add_argument("--rounds", type=int, default=40)
     fitp.add_argument("--step", type=float, default=2.0, help="Adam step, in weight units")
+    fitp.add_argument("--table-epochs", type=int, default=0,
+                      help="rounds of the exact fit of materials and piece-square tables, first")
+    fitp.add_argument("--table-step", type=float, default=1.0, help="its Adam step, in centipawns")
+    fitp.add_argument("--table-regularisation", type=float, default=0.0,
+                      help="pull toward the start values: this x (change / 100 cp)^2 per parameter")
+    fitp.add_argument("--symmetric", action="store_true",
+                      help="tables the same on a square and its mirror image across the middle file")
     fitp.add_argument("--out", help="weights file (default: the variant's in the package)")
     args = parser.parse_args(argv)
     try:
@@ -317,18 +468,25 @@ def run(args) -> int:
         log(f"{count} positions labelled in {time.monotonic() - start:.0f} s -> {args.out}")
     else:
         variant = load_variant(args.variant, args.ini)
-        path = Path(args.labels)
-        if not path.is_file():
-            raise UsageError(f"cannot read {path}")
-        fens, teacher_cp = load_labels(path)
+        fens, teacher_cp = [], []
+        for path in map(Path, args.labels):
+            if not path.is_file():
+                raise UsageError(f"cannot read {path}")
+            more_fens, more_cp = load_labels(path)
+            fens += more_fens
+            teacher_cp += more_cp
         if len(fens) < 100:
-            raise UsageError(f"{path}: {len(fens)} labelled positions; at least 100 needed")
-        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, path)
+            raise UsageError(f"{' '.join(args.labels)}: {len(fens)} labelled positions; at least 100 needed")
+        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, path,
+                      args.table_epochs, args.table_step, args.table_regularisation, args.symmetric)
         out = Path(args.out) if args.out else weights_path(args.variant)
         write_weights(out, weights, [
             f"evaluation weights for {args.variant}, fitted by: python -m fairymax tune fit "
-            f"{path.name} --variant {args.variant} --rounds {args.rounds} --step {args.step}",
-            f"{len(fens)} positions labelled by a teacher engine"])
+            f"{' '.join(Path(name).name for name in args.labels)} --variant {args.variant} "
+            f"--table-epochs {args.table_epochs} --table-step {args.table_step} "
+            f"--table-regularisation {args.table_regularisation}{' --symmetric' if args.symmetric else ''} "
+            f"--rounds {args.rounds} --step {args.step}",
+            f"{len(fens)} positions labelled by a teacher engine"], row=variant.spec.width)
         log(f"weights -> {out}")
     return 0
 

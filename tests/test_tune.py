@@ -17,9 +17,8 @@ OPENINGS = Path(__file__).resolve().parent.parent / "scripts" / "openings" / "ch
 @pytest.fixture
 def chess():
     variant = Variant(loader.load_default()["normal"])
-    saved = evaluate.get_weights(variant)
     yield variant
-    evaluate.set_weights(variant, saved)
+    evaluate.forget_weights(variant)
 
 
 def test_self_play_positions_are_quiet_and_legal(chess, tmp_path):
@@ -35,12 +34,46 @@ def test_self_play_positions_are_quiet_and_legal(chess, tmp_path):
 
 
 def test_weights_change_the_evaluation(chess):
-    positions = evaluate.PositionSet(chess, ["4k3/pp6/8/8/8/8/PPP5/4K3 w - - 0 1"])
-    before = positions.evaluate()[0]
-    evaluate.set_weights(chess, {"material_p": evaluate.get_weights(chess)["material_p"] + 50})
-    assert positions.evaluate()[0] == before + 50
+    """A pawn ending is all end game: the end-game pawn value counts, the middle-game one
+    not; with all pieces on the board it is the other way round."""
+    ending = evaluate.PositionSet(chess, ["4k3/pp6/8/8/8/8/PPP5/4K3 w - - 0 1"])
+    start = evaluate.PositionSet(chess, ["rnbqkbnr/pppppp2/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
+    before = ending.evaluate()[0], start.evaluate()[0]
+    weights = evaluate.get_weights(chess)
+    evaluate.set_weights(chess, {"material_eg_p": weights["material_eg_p"] + 50})
+    assert (ending.evaluate()[0], start.evaluate()[0]) == (before[0] + 50, before[1])
+    evaluate.set_weights(chess, {"material_eg_p": weights["material_eg_p"],
+                                 "material_mg_p": weights["material_mg_p"] + 50})
+    assert (ending.evaluate()[0], start.evaluate()[0]) == (before[0], before[1] + 100)
     with pytest.raises(ValueError):
         evaluate.set_weights(chess, {"no_such_weight": 1})
+    with pytest.raises(ValueError):
+        evaluate.set_weights(chess, {"psq_mg_p": [0] * 10})       # chess tables take 64
+
+
+def test_a_table_moves_a_piece_value_by_square(chess):
+    """psq_mg_n / psq_eg_n: the knight's value by square from its owner's side, so the
+    same table entry serves a white knight on c3 and a black one on c6."""
+    white = evaluate.PositionSet(chess, ["4k3/p7/8/8/8/2N5/P7/4K3 w - - 0 1"])
+    black = evaluate.PositionSet(chess, ["4k3/p7/2n5/8/8/8/P7/4K3 b - - 0 1"])
+    assert white.evaluate() == black.evaluate()
+    before = white.evaluate()[0]
+    tables = evaluate.psq_tables(chess)
+    for phase in evaluate.PHASES:
+        table = tables[f"psq_{phase}_n"]
+        table[2 * 8 + 2] += 30          # c3, White's view
+        evaluate.set_weights(chess, {f"psq_{phase}_n": table})
+    assert white.evaluate()[0] == black.evaluate()[0] == before + 30
+
+
+def test_weights_file_tables_round_trip(tmp_path):
+    path = tmp_path / "w.txt"
+    weights = {"mobility": 3, "psq_mg_n": list(range(-32, 32))}
+    tune.write_weights(path, weights, ["a header"])
+    assert tune.read_weights(path) == weights
+    path.write_text("mobility 3\n1 2 x\n")
+    with pytest.raises(tune.UsageError, match=":2:"):
+        tune.read_weights(path)
 
 
 def test_fit_recovers_a_weight_from_its_own_labels(chess, tmp_path):
@@ -82,3 +115,37 @@ def test_bad_input_one_line_and_status_2(args):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "fairymax tune: " in done.stderr
+
+
+def test_psq_model_predicts_the_evaluation_after_a_table_change(chess, tmp_path):
+    """The tuner's linear model of materials and tables agrees with the evaluation
+    itself once its parameters are made the weights (up to rounding)."""
+    np = pytest.importorskip("numpy")
+    fens = tmp_path / "pos.fen"
+    with fens.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 4, 300, 7, f)
+    positions = evaluate.PositionSet(chess, fens.read_text().splitlines())
+    model = tune.PsqModel(chess, positions)
+    params = model.params.copy()
+    rng = np.random.default_rng(1)
+    params[:, :-1] += rng.integers(-20, 21, size=params[:, :-1].shape)
+    predicted = model.scores(params)
+    evaluate.set_weights(chess, model.weights(params))
+    actual = np.array(positions.evaluate())
+    assert len(actual) > 50 and np.max(np.abs(predicted - actual)) <= 1.0
+
+
+def test_table_fit_lowers_the_error(chess, tmp_path):
+    """Labels from our evaluation with the knight worth 150 more in the middle game: the
+    fit of the tables from the unchanged weights takes most of the error away."""
+    fens = tmp_path / "pos.fen"
+    with fens.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
+    fens = fens.read_text().splitlines()
+    evaluate.set_weights(chess, {"material_mg_n": evaluate.get_weights(chess)["material_mg_n"] + 150})
+    teacher = evaluate.PositionSet(chess, fens).evaluate()
+    evaluate.forget_weights(chess)
+    log = []
+    tune.fit(chess, fens, teacher, 0, 1.0, log.append, table_epochs=100, table_step=2.0)
+    train = [float(re.search(r"train (\S+)", line).group(1)) for line in log if "train" in line]
+    assert train[-1] < train[0] / 5
