@@ -731,6 +731,8 @@ cdef inline bint pass_turn(Position* p, const Rules* r, move_t m) noexcept nogil
     if illegal_after(p, r, m):
         unmake_move(p, r)
         return False
+    if r.perpetual_check_loses:     # the repetition rule reads every position's check
+        in_check(p, r)
     return True
 
 
@@ -945,18 +947,52 @@ cdef void unmake_null(Position* p, const Rules* r) noexcept nogil:
     restore_state(p, u)
 
 
+cdef inline int repetition_window(const Position* p, const Rules* r) noexcept nogil:
+    """The first ply a repetition of the current position can start from: the last
+    capture or pawn move; in a drop game, where a captured piece can be dropped back,
+    the start of the game."""
+    cdef int limit = 0 if r.drops else p.ply - p.halfmove
+    return limit if limit > 0 else 0
+
+
 cdef int repetitions(const Position* p, const Rules* r) noexcept nogil:
-    """How often the current position occurred before (same side to move), looking
-    back no further than the last capture or pawn move; in a drop game, where a
-    captured piece can be dropped back, over the whole game."""
-    cdef int count = 0, i = p.ply - 2, limit = 0 if r.drops else p.ply - p.halfmove
-    if limit < 0:
-        limit = 0
+    """How often the current position occurred before (same side to move)."""
+    cdef int count = 0, i = p.ply - 2, limit = repetition_window(p, r)
     while i >= limit:
         if p.undo[i].key == p.key:
             count += 1
         i -= 2
     return count
+
+
+cdef int occurrence_ply(const Position* p, const Rules* r, int nth) noexcept nogil:
+    """The ply of the current position's nth-latest earlier occurrence (1: the last
+    one), -1 if it occurred fewer times."""
+    cdef int i = p.ply - 2, limit = repetition_window(p, r)
+    while i >= limit:
+        if p.undo[i].key == p.key:
+            nth -= 1
+            if nth == 0:
+                return i
+        i -= 2
+    return -1
+
+
+cdef int perpetual_checker(const Position* p, int since) noexcept nogil:
+    """The side that gave check with every one of its moves from ply `since` to now,
+    or -1 (neither side, or both).  Reads the check state that make_move keeps in
+    variants where perpetual check loses."""
+    cdef int ply, side, checked
+    cdef int checking[2]
+    checking[0] = checking[1] = 1
+    for ply in range(since + 1, p.ply + 1):
+        checked = p.checked if ply == p.ply else p.undo[ply].checked
+        side = p.stm ^ ((p.ply - ply) & 1)          # to move at that ply
+        if checked != 1:
+            checking[side ^ 1] = 0
+    if checking[0] == checking[1]:
+        return -1
+    return 0 if checking[0] else 1
 
 
 cdef int dedupe(move_t* moves, int n) noexcept nogil:
@@ -1581,6 +1617,22 @@ cdef class Board:
             return winner_text(side), f"{colour_name(mover)} has a bare king", "bare-king"
         return None
 
+    def repetition_ending(self):
+        """(result, comment, rule) if the position has now occurred as often as ends
+        the game (Rules.repetition_count): rule "repetition", a draw; or where perpetual
+        check loses and one side checked with every move since the first of those
+        occurrences, rule "perpetual-check", that side's loss."""
+        cdef const Rules* r = self.rules
+        cdef int earlier = r.repetition_count - 1, checker
+        if repetitions(&self.pos, r) < earlier:
+            return None
+        if r.perpetual_check_loses:
+            checker = perpetual_checker(&self.pos, occurrence_ply(&self.pos, r, earlier))
+            if checker >= 0:
+                return (winner_text(checker ^ 1), f"{colour_name(checker)} gives perpetual check",
+                        "perpetual-check")
+        return "1/2-1/2", "Draw by repetition", "repetition"
+
     def outcome(self, int claim_moves=50):
         """(result, comment) if the game is over by rule in this position, else None."""
         cdef const Rules* r = self.rules
@@ -1594,8 +1646,9 @@ cdef class Board:
             if r.stalemate_score < 0:
                 return winner_text(mover), f"{colour_name(side)} is stalemated"
             return "1/2-1/2", "Stalemate"
-        if self.repetitions() >= 2:
-            return "1/2-1/2", "Draw by repetition"
+        ending = self.repetition_ending()
+        if ending is not None:
+            return ending[:2]
         if claim_moves and self.pos.halfmove >= 2 * claim_moves:
             return "1/2-1/2", "Draw by fifty move rule"
         return None

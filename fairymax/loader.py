@@ -109,6 +109,7 @@ MAX_PIECE_TYPES = 15     # piece numbers 1..15
 MAX_RAYS = 255           # rays of all pieces of one variant together
 MAX_RANK_LEAP = 4        # engine limit: rows of guard cells (types.pxd GUARD_ROWS)
 MAX_VALUE = 32767        # |piece value| bound, so values fit any score type
+MAX_REPETITION_COUNT = 9 # Repetition: N
 
 EXTENSION_KEYS = ("promote", "bareking", "stalemate", "gating")
 
@@ -123,7 +124,8 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
 _EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start|mirror|"
-                     r"promotes|promotionzone|oneperfile|nodropmate)\s*:(.*)$", re.IGNORECASE)
+                     r"promotes|promotionzone|oneperfile|nodropmate|repetition|perpetualcheck)\s*:(.*)$",
+                     re.IGNORECASE)
 
 
 class IniError(ValueError):
@@ -201,6 +203,8 @@ class VariantSpec:
     # of the piece start only from those ranks (RayRanks:)
     ray_ranks: dict[str, tuple[tuple[int, int], list[tuple[int, int]]]] = field(default_factory=dict)
     facing_royals_illegal: bool = False    # FacingRoyals: illegal
+    repetition_count: int = 3              # Repetition: N, the occurrence that ends the game
+    perpetual_check_loses: bool = False    # PerpetualCheck: loss
     start_fen: str | None = None           # Start: FEN, instead of the setup lines
     no_promotion: bool = False             # Promote: none
     mirror: str = ""                       # Mirror: letters of one-type-for-both-colours pieces
@@ -672,6 +676,12 @@ class _Reader:
                 spec.ray_ranks = _parse_ray_ranks(value, spec, where)
             elif key == "facingroyals":
                 spec.facing_royals_illegal = _flag(value, "illegal", "FacingRoyals", where)
+            elif key == "repetition":
+                if not value.isdigit() or not 2 <= int(value) <= MAX_REPETITION_COUNT:
+                    raise IniError(*where, f"Repetition: expected a count 2-{MAX_REPETITION_COUNT}, got '{value}'")
+                spec.repetition_count = int(value)
+            elif key == "perpetualcheck":
+                spec.perpetual_check_loses = _flag(value, "loss", "PerpetualCheck", where)
             elif key == "mirror":
                 spec.mirror = _parse_letters(value, spec, "Mirror", where)
                 for c in spec.mirror:
@@ -755,6 +765,7 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
         beyond_fairy_max = [key for key, used in (
             ("Drops", spec.drops is not None), ("Region", spec.regions), ("RayRanks", spec.ray_ranks),
             ("FacingRoyals", spec.facing_royals_illegal), ("Start", spec.start_fen),
+            ("Repetition", spec.repetition_count != 3), ("PerpetualCheck", spec.perpetual_check_loses),
             ("Promote: none", spec.no_promotion), ("Mirror", spec.mirror), ("Promotes", spec.promotions),
             ("OnePerFile", spec.drop_one_per_file), ("NoDropMate", spec.drop_may_not_mate)) if used]
         if beyond_fairy_max and not lines[row].startswith(EXTENDED_GAME):

@@ -4,8 +4,8 @@
 `search()` is the only tree routine (noexcept nogil, no Python objects):
 
 1. count the node; every POLL_INTERVAL nodes poll the stop flag, node limit and clock;
-2. draws by rule (50 moves, any repetition), variant terminals (hill reached, bare
-   royal), mate-distance pruning;
+2. draws by rule (50 moves, any repetition; perpetual check loses where the variant
+   says so), variant terminals (hill reached, bare royal), mate-distance pruning;
 3. check extension (+1 ply when in check);
 4. static evaluation where it will be needed, then the hash probe: a usable bound
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
@@ -45,7 +45,8 @@ from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
-                             captured_type, repetitions, attacked, hill_reached, key_after,
+                             captured_type, repetitions, occurrence_ply, perpetual_checker,
+                             attacked, hill_reached, key_after,
                              moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
@@ -178,6 +179,19 @@ cdef inline int mate_in(int ply) noexcept nogil:
 
 cdef inline int mated_in(int ply) noexcept nogil:
     return -MATE + ply
+
+
+cdef inline int repetition_score(const Position* p, const Rules* r, int ply) noexcept nogil:
+    """A position met before in the game or search: a draw, but where perpetual check
+    loses, a loss for the side that checked with every move since (as if mated)."""
+    cdef int checker
+    if r.perpetual_check_loses:
+        checker = perpetual_checker(p, occurrence_ply(p, r, 1))
+        if checker == p.stm:
+            return mated_in(ply)
+        if checker >= 0:
+            return mate_in(ply)
+    return 0
 
 
 cdef inline int score_to_tt(int score, int ply) noexcept nogil:
@@ -541,7 +555,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     if p.halfmove >= 100:
         return 0
     if (p.halfmove >= 4 or r.drops) and repetitions(p, r) > 0:
-        return 0
+        return repetition_score(p, r, ply)
     if r.hill and hill_reached(p, r, p.stm ^ 1):
         return mated_in(ply)
     if r.bare_king_loses:

@@ -159,6 +159,8 @@ cdef class Variant:
         elif stalemate == "draw":
             r.stalemate_score = 0
         r.bare_king_loses = rule_endings and spec.bare_king
+        r.repetition_count = spec.repetition_count
+        r.perpetual_check_loses = spec.perpetual_check_loses
         gating = getattr(spec, "gating", None) or ""
         r.gating = bool(gating)
         for c in range(2):

@@ -84,3 +84,27 @@ def assert_moves_match_fairy_stockfish(specs, variant: str, seed: int, games: in
             played.append(text)
             played_plies += 1
     return played_plies
+
+
+def assert_repetition_endings_match_fairy_stockfish(specs, variant: str, fen: str, moves: list,
+                                                    to_fsf=lambda text: text) -> int:
+    """Play `moves` (our text) from `fen`: after every move our repetition ending is
+    pyffish's optional game end (none, a draw, or a win for the same side).  Returns
+    the number of moves after which the game first ended (0: it did not)."""
+    pyffish = pytest.importorskip("pyffish")
+    board = board_of(specs, variant, fen)
+    played: list[str] = []
+    ended = 0
+    for text in moves:
+        board.push(board.parse_move(text))
+        played.append(to_fsf(text))
+        over, value = pyffish.is_optional_game_end(variant, fen, played)
+        ours = board.repetition_ending()
+        if not over:
+            assert ours is None, (played, ours)
+            continue
+        to_move = board.side_to_move
+        expected = "1/2-1/2" if value == 0 else ("1-0" if (value > 0) == (to_move == 0) else "0-1")
+        assert ours is not None and ours[0] == expected, (played, ours, value)
+        ended = ended or len(played)
+    return ended

@@ -310,6 +310,11 @@ BROKEN = [
      "need a Drops"),
     ("no-drop-mate-unknown", HEAD + game(tail="Drops: all\nNoDropMate: X\n").replace("Game:", "Game+:"),
      12, "'X' is not a piece"),
+    ("repetition-in-plain-game", HEAD + game(tail="Repetition: 4\n"), 3, "Game+: mini"),
+    ("repetition-count", HEAD + game(tail="Repetition: 1\n").replace("Game:", "Game+:"), 11, "count 2-9"),
+    ("repetition-word", HEAD + game(tail="Repetition: four\n").replace("Game:", "Game+:"), 11, "count 2-9"),
+    ("perpetual-check-value", HEAD + game(tail="PerpetualCheck: draw\n").replace("Game:", "Game+:"), 11,
+     "PerpetualCheck"),
 ]
 
 

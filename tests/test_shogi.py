@@ -1,11 +1,12 @@
 """Shogi and minishogi (pieces.ini "Mirror:", "Promotes:", "PromotionZone:", "OnePerFile:",
-"NoDropMate:"): hand-made rule positions, and legal moves against Fairy-Stockfish (pyffish)."""
+"NoDropMate:", "Repetition:", "PerpetualCheck:"): hand-made rule positions, and legal moves against Fairy-Stockfish (pyffish)."""
 from __future__ import annotations
 
 
 import pytest
 
-from conftest import assert_moves_match_fairy_stockfish, assert_random_games_keep_state, board_of
+from conftest import (assert_moves_match_fairy_stockfish, assert_random_games_keep_state,
+                      assert_repetition_endings_match_fairy_stockfish, board_of)
 
 
 def moves_of(board) -> set[str]:
@@ -176,3 +177,44 @@ def test_repetition_across_captures(ours):
     for text in ("d4d5", "e6d5", "G@d4", "G@e6"):
         board.push(board.parse_move(text))
     assert board.key == start and board.repetitions() == 1
+
+
+def test_fourth_occurrence_is_a_draw(ours):
+    """Sennichite: the start position comes back a 4th time after 12 moves; no ending
+    before (chess would end at the 3rd), as Fairy-Stockfish says."""
+    start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1"
+    cycle = ["h2g2", "b8c8", "g2h2", "c8b8"]
+    assert assert_repetition_endings_match_fairy_stockfish(ours, "shogi", start, cycle * 3) == 12
+
+
+PERPETUAL_START = "8k/9/9/9/9/9/9/9/R3K4[-] w 0 1"
+PERPETUAL_CYCLE = ["i9i8", "a9a8", "i8i9", "a8a9"]
+
+
+def test_perpetual_check_loses(ours):
+    """The Rook checks with every move: at the 4th occurrence White loses, and it stays
+    lost for whichever side is to move, as Fairy-Stockfish says."""
+    moves = ["a1a9"] + PERPETUAL_CYCLE * 4
+    assert assert_repetition_endings_match_fairy_stockfish(ours, "shogi", PERPETUAL_START, moves) == 13
+    board = board_of(ours, "shogi", PERPETUAL_START)
+    for text in moves[:13]:
+        board.push(board.parse_move(text))
+    assert board.outcome() == ("0-1", "White gives perpetual check")
+
+
+def test_search_scores_a_perpetual_check_as_a_loss(ours):
+    """Repeating the checking cycle is scored as being mated; a quiet rook move that
+    breaks it is not."""
+    from fairymax.search import MATE, Searcher
+    board = board_of(ours, "shogi", PERPETUAL_START)
+    for text in ["a1a9"] + PERPETUAL_CYCLE[:3]:
+        board.push(board.parse_move(text))
+    repeat = board.parse_move("a8a9")
+    others = [m for m in board.legal_moves() if m != repeat]
+    info = None
+    for info in Searcher(hash_mb=4).iterate(board, max_depth=3, exclude=others):
+        pass
+    assert info.pv[0] == repeat and info.score < -MATE + 100
+    for info in Searcher(hash_mb=4).iterate(board, max_depth=3, exclude=[repeat]):
+        pass
+    assert info.score > 300

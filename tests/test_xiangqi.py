@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import assert_moves_match_fairy_stockfish, board_of
+from conftest import assert_moves_match_fairy_stockfish, assert_repetition_endings_match_fairy_stockfish, board_of
 
 
 def moves_of(board) -> set[str]:
@@ -81,3 +81,11 @@ def test_legal_moves_agree_with_fairy_stockfish(ours):
     """Random xiangqi games: at every ply our legal moves are Fairy-Stockfish's."""
     assert assert_moves_match_fairy_stockfish(ours, "xiangqi", seed=5, games=10, plies=100,
                                               to_fsf=to_fsf) > 500
+
+
+def test_perpetual_check_loses_at_the_third_occurrence(ours):
+    """Xiangqi keeps chess's threefold count, but the side that checks with every move
+    loses, as Fairy-Stockfish says."""
+    moves = ["a0a9"] + ["f9f8", "a9a8", "f8f9", "a8a9"] * 3
+    assert assert_repetition_endings_match_fairy_stockfish(
+        ours, "xiangqi", "5k3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", moves, to_fsf=to_fsf) == 9
