@@ -255,42 +255,58 @@ class PsqModel:
     """The material and piece-square part of the evaluation as a linear model, for a
     fit by exact gradients: every type letter has a material value (non-royal types)
     and a table in each phase; a position's score is the rest of its evaluation, held
-    fixed, plus its pieces' entries blended by its game phase."""
+    fixed, plus its pieces' entries blended by its game phase.  (The rest is not quite
+    fixed in the few pawnless endings that the drawish scale divides by 4.)
 
-    def __init__(self, variant, positions, symmetric: bool = False):
+    A table is made of parameters: one per square (shape "full"), or one per rank plus
+    one per file ("ranks-files": fewer to fit, so less noise); with `symmetric` a file
+    and its mirror image across the middle file share theirs."""
+
+    SHAPES = ("full", "ranks-files")
+
+    def __init__(self, variant, positions, symmetric: bool = False, shape: str = "full"):
         import numpy as np
         from fairymax import evaluate
         self.np, self.variant = np, variant
         weights, tables = evaluate.get_weights(variant), evaluate.psq_tables(variant)
         letters = evaluate.type_letters(variant)
         self.letters = list(dict.fromkeys(letters.values()))
-        size, count = evaluate.table_size(variant), len(self.letters)
-        self.size, self.count = size, count
+        width, height = variant.spec.width, variant.spec.height
+        rank, file = np.divmod(np.arange(width * height), width)
+        if symmetric:
+            file = np.minimum(file, width - 1 - file)
+        # slots[square]: the parameters (within a letter's block) that add up to its entry
+        if shape == "full":
+            self.slots, self.block = (rank * width + file)[:, None], width * height
+        else:
+            self.slots, self.block = np.stack([rank, height + file], axis=1), height + width
+        design = np.zeros((width * height, self.block))
+        for column in self.slots.T:
+            design[np.arange(width * height), column] = 1
+        count = len(self.letters)
+        self.count = count
         # parameters per phase: the tables (letter-major), the materials, a fixed 0
-        self.params = np.zeros((2, count * size + count + 1))
+        self.params = np.zeros((2, count * self.block + count + 1))
         self.valued = {letter: False for letter in self.letters}
         for t, letter in letters.items():
             i = self.letters.index(letter)
             for k, phase in enumerate(evaluate.PHASES):
-                self.params[k, i * size:(i + 1) * size] = tables[evaluate.table_name(variant, t, phase)]
+                table = np.asarray(tables[evaluate.table_name(variant, t, phase)], dtype=float)
+                self.params[k, i * self.block:(i + 1) * self.block] = np.linalg.lstsq(design, table, rcond=None)[0]
                 name = evaluate.material_name(variant, t, phase)
                 if name in weights:
-                    self.params[k, count * size + i] = weights[name]
+                    self.params[k, count * self.block + i] = weights[name]
                     self.valued[letter] = True
         phases, offsets, types, squares, signs = positions.psq_features()
         types, squares = np.asarray(types), np.asarray(squares)
         lookup = np.array([0] + [self.letters.index(letters[t]) for t in sorted(letters)])
         ids = lookup[types]
         fixed = self.params.shape[1] - 1
-        if symmetric:       # a square and its mirror image across the middle file share an entry
-            width = variant.spec.width
-            self.mirror = np.arange(size) // width * width + np.minimum(
-                np.arange(size) % width, width - 1 - np.arange(size) % width)
-        else:
-            self.mirror = np.arange(size)
-        self.table_index = np.where(squares >= 0, ids * size + self.mirror[np.maximum(squares, 0)], fixed)
+        on_board = squares >= 0
+        self.indices = [np.where(on_board, ids * self.block + column[np.maximum(squares, 0)], fixed)
+                        for column in self.slots.T]
         valued = np.array([self.valued[letter] for letter in self.letters])
-        self.material_index = np.where(valued[ids], count * size + ids, fixed)
+        self.indices.append(np.where(valued[ids], count * self.block + ids, fixed))
         self.positions = len(positions)
         self.position = np.repeat(np.arange(len(positions)), np.diff(np.asarray(offsets)))
         self.mg_share = (np.asarray(phases) / 256.0)[self.position]
@@ -300,8 +316,8 @@ class PsqModel:
     def psq_scores(self, params):
         """The pieces' part of each position's score (side to move's view)."""
         np = self.np
-        values = (self.mg_share * (params[0, self.table_index] + params[0, self.material_index])
-                  + (1 - self.mg_share) * (params[1, self.table_index] + params[1, self.material_index]))
+        values = sum(self.mg_share * params[0, index] + (1 - self.mg_share) * params[1, index]
+                     for index in self.indices)
         return np.bincount(self.position, weights=self.signs * values, minlength=self.positions)
 
     def scores(self, params):
@@ -316,7 +332,7 @@ class PsqModel:
         per_entry = d_score[self.position] * self.signs
         grad = np.zeros_like(params)
         for k, share in enumerate((self.mg_share, 1 - self.mg_share)):
-            for index in (self.table_index, self.material_index):
+            for index in self.indices:
                 grad[k] += np.bincount(index, weights=per_entry * share, minlength=params.shape[1])
         grad[:, -1] = 0
         return float(np.mean(error ** 2)), grad
@@ -328,20 +344,20 @@ class PsqModel:
         for i, letter in enumerate(self.letters):
             for k, phase in enumerate(evaluate.PHASES):
                 if self.valued[letter]:
-                    result[f"material_{phase}_{letter}"] = int(round(params[k, self.count * self.size + i]))
-                table = params[k, i * self.size + self.mirror]
+                    result[f"material_{phase}_{letter}"] = int(round(params[k, self.count * self.block + i]))
+                table = params[k, i * self.block + self.slots].sum(axis=1)
                 result[f"psq_{phase}_{letter}"] = [int(round(v)) for v in table]
         return result
 
 
 def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, step: float,
-               regularisation: float, symmetric: bool, log) -> dict:
+               regularisation: float, symmetric: bool, shape: str, log) -> dict:
     """Adam on the materials and tables (PsqModel) over the training positions, pulled
     toward their start values by regularisation x (change / 100 cp)^2 per parameter;
     returns the fitted weights, set for the variant."""
     import numpy as np
     from fairymax import evaluate
-    model, held = PsqModel(variant, train, symmetric), PsqModel(variant, test, symmetric)
+    model, held = PsqModel(variant, train, symmetric, shape), PsqModel(variant, test, symmetric, shape)
     train_targets, test_targets = np.asarray(train_targets), np.asarray(test_targets)
     params, adam = model.params.copy(), Adam(step)
     for epoch in range(1, epochs + 1):
@@ -358,7 +374,7 @@ def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, s
 
 def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
         path: Path = Path("positions"), table_epochs: int = 0, table_step: float = 1.0,
-        table_regularisation: float = 0.0, symmetric: bool = False) -> dict:
+        table_regularisation: float = 0.0, symmetric: bool = False, table_shape: str = "full") -> dict:
     """Fit the weights to the teacher's scores, a tenth of the positions held out: first
     the materials and piece-square tables (table_epochs rounds of fit_tables), then the
     other weights by Adam with gradients by central differences (rounds)."""
@@ -379,7 +395,7 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
     log(f"start: train {error_with({}, train_b, train_t):.7f} held-out {error_with({}, test_b, test_t):.7f}")
     if table_epochs:
         weights.update(fit_tables(variant, train_b, test_b, train_t, test_t, table_epochs, table_step,
-                                  table_regularisation, symmetric, log))
+                                  table_regularisation, symmetric, table_shape, log))
         log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
     names = [n for n in evaluate.WEIGHT_NAMES
@@ -431,6 +447,8 @@ def main(argv: list | None = None) -> int:
     fitp.add_argument("--table-step", type=float, default=1.0, help="its Adam step, in centipawns")
     fitp.add_argument("--table-regularisation", type=float, default=0.0,
                       help="pull toward the start values: this x (change / 100 cp)^2 per parameter")
+    fitp.add_argument("--table-shape", choices=PsqModel.SHAPES, default="full",
+                      help="a parameter per square, or one per rank plus one per file")
     fitp.add_argument("--symmetric", action="store_true",
                       help="tables the same on a square and its mirror image across the middle file")
     fitp.add_argument("--out", help="weights file (default: the variant's in the package)")
@@ -478,13 +496,15 @@ def run(args) -> int:
         if len(fens) < 100:
             raise UsageError(f"{' '.join(args.labels)}: {len(fens)} labelled positions; at least 100 needed")
         weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, path,
-                      args.table_epochs, args.table_step, args.table_regularisation, args.symmetric)
+                      args.table_epochs, args.table_step, args.table_regularisation, args.symmetric,
+                      args.table_shape)
         out = Path(args.out) if args.out else weights_path(args.variant)
         write_weights(out, weights, [
             f"evaluation weights for {args.variant}, fitted by: python -m fairymax tune fit "
             f"{' '.join(Path(name).name for name in args.labels)} --variant {args.variant} "
             f"--table-epochs {args.table_epochs} --table-step {args.table_step} "
-            f"--table-regularisation {args.table_regularisation}{' --symmetric' if args.symmetric else ''} "
+            f"--table-regularisation {args.table_regularisation} --table-shape {args.table_shape}"
+            f"{' --symmetric' if args.symmetric else ''} "
             f"--rounds {args.rounds} --step {args.step}",
             f"{len(fens)} positions labelled by a teacher engine"], row=variant.spec.width)
         log(f"weights -> {out}")
