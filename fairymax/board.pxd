@@ -50,6 +50,8 @@ cdef enum:
     GEN_QUIETS = 2          # the rest: non-captures and all under-promotions
 
 cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil
+cdef int attackers_of(const Position* p, const Rules* r, int sq, int by_side, int* out) noexcept nogil
+cdef move_t capture_from(const Position* p, const Rules* r, int frm, int sq) noexcept nogil
 cdef int gen_moves(const Position* p, const Rules* r, move_t* out, int kind) noexcept nogil
 cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil
 cdef void unmake_move(Position* p, const Rules* r) noexcept nogil

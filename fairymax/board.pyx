@@ -391,6 +391,41 @@ cdef inline int walk_ray(const Position* p, const Rules* r, int side, int kind, 
     return n
 
 
+cdef inline int walk_piece(const Position* p, const Rules* r, int side, int kind, move_t* out, int n,
+                           AttackScan* scan, int frm, bint use_ep) noexcept nogil:
+    """Walk every ray of the piece of `side` on frm (see walk_rays); returns the new
+    count, or -1 for a royal capture under GEN_ATTACKS."""
+    cdef int i, j, odd_end
+    cdef piece_t piece = p.sq[frm]
+    cdef int ptype = piece & TYPE_MASK
+    if kind == GEN_ATTACKS or (r.gating and ptype > 2 and not (piece & MOVED)) or r.generic_type[ptype]:
+        # every ray the generic way: the attack test, pieces that may gate, and
+        # pieces whose region or ray rows the fast loops do not test
+        for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
+            n = walk_ray(p, r, side, kind, out, n, scan, frm, j)
+            if n < 0:
+                return -1
+        return n
+    if ptype <= 2 and (use_ep or (r.promo_near[ptype] >> r.sq_row[frm]) & 1):
+        n = pawn_moves(p, r, side, kind, out, n, frm, ptype, use_ep)
+    else:
+        if kind != GEN_QUIETS:
+            n = plain_captures(p, r, side, out, n, frm, &r.cap_runs[ptype])
+        if kind != GEN_CAPTURES:
+            n = plain_quiets(p, r, out, n, frm, &r.quiet_runs[ptype])
+    # the other rays; for captures only those that may give one, for a piece that
+    # has moved no first moves (see Rules.odd_split)
+    if kind == GEN_CAPTURES:
+        odd_end = r.odd_split[ptype]
+    elif piece & MOVED:
+        odd_end = r.odd_moved_end[ptype]
+    else:
+        odd_end = r.odd_first[ptype + 1]
+    for i in range(r.odd_first[ptype], odd_end):
+        n = walk_ray(p, r, side, kind, out, n, scan, frm, r.odd_ray[i])
+    return n
+
+
 cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
                           move_t* out, AttackScan* scan) noexcept nogil:
     """Walk every ray of every piece of `side`.
@@ -401,39 +436,54 @@ cdef inline int walk_rays(const Position* p, const Rules* r, int side, int kind,
     kind GEN_ATTACKS: return 1 as soon as `side` could capture a royal in a way that
     loses the game for its owner (or cross a square the castling royal passed), else 0.
     """
-    cdef int n = 0, k, i, j, frm, ptype, odd_end
-    cdef piece_t piece
+    cdef int n = 0, k
     cdef bint use_ep = kind != GEN_ATTACKS and p.ep_sq >= 0
     for k in range(p.pcount[side]):
-        frm = p.plist[side][k]
-        piece = p.sq[frm]
-        ptype = piece & TYPE_MASK
-        if kind == GEN_ATTACKS or (r.gating and ptype > 2 and not (piece & MOVED)) or r.generic_type[ptype]:
-            # every ray the generic way: the attack test, pieces that may gate, and
-            # pieces whose region or ray rows the fast loops do not test
-            for j in range(r.first_ray[ptype], r.first_ray[ptype + 1]):
-                n = walk_ray(p, r, side, kind, out, n, scan, frm, j)
-                if n < 0:
-                    return 1
-            continue
-        if ptype <= 2 and (use_ep or (r.promo_near[ptype] >> r.sq_row[frm]) & 1):
-            n = pawn_moves(p, r, side, kind, out, n, frm, ptype, use_ep)
-        else:
-            if kind != GEN_QUIETS:
-                n = plain_captures(p, r, side, out, n, frm, &r.cap_runs[ptype])
-            if kind != GEN_CAPTURES:
-                n = plain_quiets(p, r, out, n, frm, &r.quiet_runs[ptype])
-        # the other rays; for captures only those that may give one, for a piece that
-        # has moved no first moves (see Rules.odd_split)
-        if kind == GEN_CAPTURES:
-            odd_end = r.odd_split[ptype]
-        elif piece & MOVED:
-            odd_end = r.odd_moved_end[ptype]
-        else:
-            odd_end = r.odd_first[ptype + 1]
-        for i in range(r.odd_first[ptype], odd_end):
-            n = walk_ray(p, r, side, kind, out, n, scan, frm, r.odd_ray[i])
+        n = walk_piece(p, r, side, kind, out, n, scan, p.plist[side][k], use_ep)
+        if n < 0:
+            return 1
     return n
+
+
+cdef int attackers_of(const Position* p, const Rules* r, int sq, int by_side, int* out) noexcept nogil:
+    """The squares of by_side's pieces that can capture on sq, into out (at most
+    Rules.num_attack_dirs[by_side]); returns their number.  Only for variants with
+    simple_attacks (see attacked)."""
+    cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s, n = 0
+    cdef const int* steps = r.attack_step[by_side]
+    cdef const int* leapers = r.attack_leapers[by_side]
+    cdef const int* sliders = r.attack_sliders[by_side]
+    cdef piece_t cell
+    for i in range(r.num_attack_dirs[by_side]):
+        d = steps[i]
+        s = sq - d
+        cell = p.sq[s]
+        if (cell & COLOUR_MASK) == own:
+            if ((leapers[i] | sliders[i]) >> (cell & TYPE_MASK)) & 1:
+                out[n] = s
+                n += 1
+            continue
+        if cell == EMPTY and sliders[i] & present:
+            s -= d
+            cell = p.sq[s]
+            while cell == EMPTY:
+                s -= d
+                cell = p.sq[s]
+            if (cell & COLOUR_MASK) == own and (sliders[i] >> (cell & TYPE_MASK)) & 1:
+                out[n] = s
+                n += 1
+    return n
+
+
+cdef move_t capture_from(const Position* p, const Rules* r, int frm, int sq) noexcept nogil:
+    """The pseudo-legal capture on sq by the side to move's piece on frm (promoting
+    to the first choice where it promotes), 0 if it has none."""
+    cdef move_t moves[MAX_MOVES]
+    cdef int j, n = walk_piece(p, r, p.stm, GEN_CAPTURES, moves, 0, NULL, frm, 0)
+    for j in range(n):
+        if mv_to(moves[j]) == sq:
+            return moves[j]
+    return 0
 
 
 cdef inline int castle_code_of(int step) noexcept nogil:

@@ -38,11 +38,12 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 import threading
 from collections import namedtuple
 
-from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, TYPE_MASK, COLOUR_MASK,
+from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, MAX_RAYS, TYPE_MASK, COLOUR_MASK,
                              EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind, mv_is_drop,
                              piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
+                             attackers_of, capture_from,
                              legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
                              captured_type, repetitions, occurrence_ply, perpetual_checker,
@@ -314,16 +315,32 @@ cdef inline int capture_gain(const Position* p, const Rules* r, move_t m) noexce
 cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
     """Static exchange evaluation: the most the side to move gains by recapturing on
     sq with its least valuable piece, and so on in turn (0: it need not recapture).
-    The captures come from the move generator and are made on the board, so every
-    kind of move the rays describe (hoppers, lame leaps, ...) and legality count;
-    the move list of `ply` holds them."""
+    The captures are real moves made on the board, so every kind of move the rays
+    describe (hoppers, lame leaps, ...) and legality count.  Where the variant has
+    simple attacks, the attack tables name the pieces that can recapture and only
+    their moves are generated; elsewhere the move list of `ply` holds all captures."""
     cdef Position* p = s.pos
     cdef const Rules* r = s.rules
     cdef move_t* moves
     cdef move_t m
     cdef int n, j, best_j, least, value, gain
-    if ply >= MAX_PLY or (r.simple_attacks and not attacked(p, r, sq, p.stm)):
-        return 0                        # (the quick test first where the variant has one)
+    cdef int attackers[MAX_RAYS]
+    if ply >= MAX_PLY:
+        return 0
+    if r.simple_attacks:
+        n = attackers_of(p, r, sq, p.stm, attackers)
+        while n > 0:
+            best_j = 0
+            for j in range(1, n):
+                if see_value(r, p.sq[attackers[j]] & TYPE_MASK) < see_value(r, p.sq[attackers[best_j]] & TYPE_MASK):
+                    best_j = j
+            m = capture_from(p, r, attackers[best_j], sq)
+            n -= 1
+            attackers[best_j] = attackers[n]
+            gain = exchange_gain(s, m, ply) if m else INF
+            if gain != INF:
+                return gain if gain > 0 else 0
+        return 0
     moves = s.moves + ply * MAX_MOVES
     n = gen_moves(p, r, moves, GEN_CAPTURES)
     while True:
@@ -339,10 +356,8 @@ cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
             return 0
         m = moves[best_j]
         moves[best_j] = 0               # tried
-        gain = capture_gain(p, r, m)
-        if make_move(p, r, m):
-            gain -= see_reply(s, sq, ply + 1)
-            unmake_move(p, r)
+        gain = exchange_gain(s, m, ply)
+        if gain != INF:
             return gain if gain > 0 else 0
 
 
