@@ -22,7 +22,7 @@ cdef class PawnCache:
 cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES order
     W_CENTRE_SPREAD, W_DOUBLED, W_ISOLATED, W_MOBILITY, W_KING_HOME, W_KING_SHELTER,
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
-    W_KING_ATTACK, W_PASSED, W_ADVANCE, N_WEIGHTS
+    W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)

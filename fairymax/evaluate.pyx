@@ -22,7 +22,10 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   included) on the squares around the enemy royal;
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
-  a drawish-material scale (no pawns, less than a minor ahead).
+  a drawish-material scale (no pawns, less than a minor ahead);
+* in drop games, pieces in hand count as material for the blend by the opponent's
+  material, the royal's empty neighbours are a threat by what the enemy holds in
+  hand, and there is no mop-up or drawish scale.
 
 Every weight is a named entry of one table (WEIGHT_DEFAULTS; material_mg_X and
 material_eg_X per piece letter; tables psq_mg_X and psq_eg_X), overridden per variant
@@ -66,6 +69,8 @@ WEIGHT_DEFAULTS = {
     "king_attack": 0,       # percent of the KING_ATTACK table
     "passed": 100,          # percent of the PASSED table
     "advance": 100,         # percent of the ADVANCE table
+    "drop_threat": 8,       # drop games: per empty square next to the royal, at full
+                            # enemy hand (DROP_THREAT_CAP units: a pawn 1, a piece 2)
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -82,6 +87,7 @@ cdef enum:
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
     NO_ROYAL = -4 * NSQ     # a square far from every board square
+    DROP_THREAT_CAP = 8     # hand units (pawn 1, other piece 2) that make the full threat
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -118,6 +124,13 @@ cdef inline int imax(int a, int b) noexcept nogil:
 
 cdef inline int imin(int a, int b) noexcept nogil:
     return a if a < b else b
+
+
+cdef inline int empty_neighbours(const Position* p, int sq) noexcept nogil:
+    """Empty squares next to sq: where a piece from hand could be dropped against it."""
+    return ((p.sq[sq - STRIDE - 1] == EMPTY) + (p.sq[sq - STRIDE] == EMPTY) + (p.sq[sq - STRIDE + 1] == EMPTY)
+            + (p.sq[sq - 1] == EMPTY) + (p.sq[sq + 1] == EMPTY)
+            + (p.sq[sq + STRIDE - 1] == EMPTY) + (p.sq[sq + STRIDE] == EMPTY) + (p.sq[sq + STRIDE + 1] == EMPTY))
 
 
 cdef inline int near_royal(int sq, int royal) noexcept nogil:
@@ -633,6 +646,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = taper(p.psq_score, game_phase(p, r, e))
     cdef int total, partial, winner, loser, dist
+    cdef int hand_units[2]          # drop games: what each side could drop (pawn 1, piece 2)
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
     if e.has_spares:
@@ -651,6 +665,13 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         royal_sq[c] = p.royal_sq[c] if p.royal_sq[c] >= 0 else last_royal(p, e, c)
         npm[c] = p.piece_material[c]
         others[c] = p.piece_count[c]
+        hand_units[c] = 0
+        if r.drops:     # pieces in hand are material that never leaves the game
+            for t in range(3, r.num_types + 1):
+                if r.value[t] > 0:
+                    npm[c] += p.hand[c][t] * r.value[t]
+                    hand_units[c] += 2 * p.hand[c][t]
+            hand_units[c] += p.hand[c][1 + c]
         phase[c] = imin(256, npm[c] * 256 // e.full_material)
 
     # pawn structure; passed pawns count more as the opponent's pieces go
@@ -683,6 +704,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
                 bonus += e.w[W_KING_SHELTER]
         score[c] += bonus * phase[1 - c] // 256
         score[c] += e.w[W_KING_CENTRE] * e.centre[sq] * (256 - phase[1 - c]) // 256
+        if hand_units[1 - c]:
+            score[c] -= (e.w[W_DROP_THREAT] * empty_neighbours(p, sq)
+                         * imin(hand_units[1 - c], DROP_THREAT_CAP) // DROP_THREAT_CAP)
 
     total = score[0] - score[1] + (fast if p.stm == 0 else -fast)     # White's view
 
@@ -697,7 +721,10 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             bonus = piece_terms(p, r, e, c, royal_sq[1 - c], pawn_files, phase[c])
             total += bonus if c == 0 else -bonus
 
-    # mop-up against a bare royal; drawish material without pawns
+    # mop-up against a bare royal; drawish material without pawns (neither in drop
+    # games, where captured pieces come back)
+    if r.drops:
+        return total if p.stm == 0 else -total
     winner = 0 if total > 0 else 1
     loser = 1 - winner
     if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \

@@ -101,3 +101,13 @@ def test_random_games_keep_the_incremental_state(ours):
 def test_legal_moves_agree_with_fairy_stockfish(ours):
     """Random crazyhouse games: at every ply our legal moves are Fairy-Stockfish's."""
     assert assert_moves_match_fairy_stockfish(ours, "crazyhouse", seed=11, games=12, plies=120) > 500
+
+
+def test_piece_in_hand_counts_in_full_and_threatens_the_royal(ours):
+    """A queen in the enemy's hand counts in full (no drawish scale without pawns: it
+    can always be dropped), and more again against a royal with empty squares around it."""
+    from fairymax.evaluate import evaluate_board, get_weights, init_psq
+    board = board_of(ours, "crazyhouse", "4k3/8/8/8/8/8/8/4K3[q] w - - 0 1")
+    init_psq(board.variant)
+    weights = get_weights(board.variant)
+    assert evaluate_board(board) <= -weights["material_mg_Q"] - weights["drop_threat"]
