@@ -449,29 +449,12 @@ cdef int attackers_of(const Position* p, const Rules* r, int sq, int by_side, in
     """The squares of by_side's pieces that can capture on sq, into out (at most
     Rules.num_attack_dirs[by_side]); returns their number.  Only for variants with
     simple_attacks (see attacked)."""
-    cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s, n = 0
-    cdef const int* steps = r.attack_step[by_side]
-    cdef const int* leapers = r.attack_leapers[by_side]
-    cdef const int* sliders = r.attack_sliders[by_side]
-    cdef piece_t cell
+    cdef int i, s, n = 0
     for i in range(r.num_attack_dirs[by_side]):
-        d = steps[i]
-        s = sq - d
-        cell = p.sq[s]
-        if (cell & COLOUR_MASK) == own:
-            if ((leapers[i] | sliders[i]) >> (cell & TYPE_MASK)) & 1:
-                out[n] = s
-                n += 1
-            continue
-        if cell == EMPTY and sliders[i] & present:
-            s -= d
-            cell = p.sq[s]
-            while cell == EMPTY:
-                s -= d
-                cell = p.sq[s]
-            if (cell & COLOUR_MASK) == own and (sliders[i] >> (cell & TYPE_MASK)) & 1:
-                out[n] = s
-                n += 1
+        s = attacker_from(p, r, sq, by_side, i)
+        if s >= 0:
+            out[n] = s
+            n += 1
     return n
 
 
@@ -507,35 +490,38 @@ cdef bint castling_possible(const Position* p, const Rules* r, int frm, int firs
             and p.sq[first + step2 - step] == EMPTY and p.sq[first + step] == EMPTY)
 
 
-cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
-    """Can a piece of by_side capture on sq?  Only for variants with simple_attacks.
-    A line is walked only if by_side still has a type that slides along it, and the
-    directions that only other pieces attack from are skipped when those are all gone,
-    so endings do not test the squares of knights or walk the lines of sliders that
-    have left the board."""
-    cdef int own = colour_bit(by_side), present = p.types_present[by_side], i, d, s
-    cdef int ndirs = (r.num_attack_dirs[by_side] if present & r.late_attack_types[by_side]
-                      else r.royal_attack_dirs[by_side])
-    cdef const int* steps = r.attack_step[by_side]
-    cdef const int* leapers = r.attack_leapers[by_side]
-    cdef const int* sliders = r.attack_sliders[by_side]
-    cdef piece_t cell
-    for i in range(ndirs):
-        d = steps[i]
-        s = sq - d
+cdef inline int attacker_from(const Position* p, const Rules* r, int sq, int by_side,
+                              int i) noexcept nogil:
+    """The square of the piece of by_side that can capture on sq from attack direction
+    i (Rules.attack_step), or -1; a line is walked only if by_side still has a type
+    that slides along it."""
+    cdef int own = colour_bit(by_side), d = r.attack_step[by_side][i], s = sq - d
+    cdef int sliders = r.attack_sliders[by_side][i]
+    cdef piece_t cell = p.sq[s]
+    if (cell & COLOUR_MASK) == own:
+        return s if ((r.attack_leapers[by_side][i] | sliders) >> (cell & TYPE_MASK)) & 1 else -1
+    if cell == EMPTY and sliders & p.types_present[by_side]:
+        s -= d
         cell = p.sq[s]
-        if (cell & COLOUR_MASK) == own:
-            if ((leapers[i] | sliders[i]) >> (cell & TYPE_MASK)) & 1:
-                return True
-            continue
-        if cell == EMPTY and sliders[i] & present:
+        while cell == EMPTY:
             s -= d
             cell = p.sq[s]
-            while cell == EMPTY:
-                s -= d
-                cell = p.sq[s]
-            if (cell & COLOUR_MASK) == own and (sliders[i] >> (cell & TYPE_MASK)) & 1:
-                return True
+        if (cell & COLOUR_MASK) == own and (sliders >> (cell & TYPE_MASK)) & 1:
+            return s
+    return -1
+
+
+cdef bint attacked(const Position* p, const Rules* r, int sq, int by_side) noexcept nogil:
+    """Can a piece of by_side capture on sq?  Only for variants with simple_attacks.
+    The directions that only other pieces attack from are skipped when those are all
+    gone, so endings do not test the squares of knights or walk the lines of sliders
+    that have left the board."""
+    cdef int i
+    cdef int ndirs = (r.num_attack_dirs[by_side] if p.types_present[by_side] & r.late_attack_types[by_side]
+                      else r.royal_attack_dirs[by_side])
+    for i in range(ndirs):
+        if attacker_from(p, r, sq, by_side, i) >= 0:
+            return True
     return False
 
 
