@@ -88,6 +88,7 @@ cdef enum:
     KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
     NO_ROYAL = -4 * NSQ     # a square far from every board square
     DROP_THREAT_CAP = 8     # hand units (pawn 1, other piece 2) that make the full threat
+    FIRST_PIECE_TYPE = 3    # types 1 and 2 are the two colours' pawns (Fairy-Max)
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -398,7 +399,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         e.atk_first[t] = n
         e.file_slider[t] = 0
         e.colour_bound[t] = 0
-        if not 3 <= t <= r.num_types or e.royal[t] or r.value[t] <= 0:
+        if not FIRST_PIECE_TYPE <= t <= r.num_types or e.royal[t] or r.value[t] <= 0:
             continue
         rays = range(r.first_ray[t], r.first_ray[t + 1])
         slides = {r.ray_step[k] for k in rays if r.ray_mode[k] & M_CAPTURE
@@ -667,7 +668,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         others[c] = p.piece_count[c]
         hand_units[c] = 0
         if r.drops:     # pieces in hand are material that never leaves the game
-            for t in range(3, r.num_types + 1):
+            for t in range(FIRST_PIECE_TYPE, r.num_types + 1):
                 if r.value[t] > 0:
                     npm[c] += p.hand[c][t] * r.value[t]
                     hand_units[c] += 2 * p.hand[c][t]

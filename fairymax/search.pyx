@@ -47,7 +47,7 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
                              legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
                              captured_type, repetitions, occurrence_ply, perpetual_checker,
-                             attacked, hill_reached, key_after,
+                             hill_reached, key_after,
                              moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)

@@ -468,10 +468,12 @@ class Session:
         board = board or self.board
         claim = self.claim_moves if self.claim_moves > 0 else 10 ** 6
         result = board.outcome(claim_moves=claim)
-        repetition = board.repetition_ending()
-        if (self.xboard_rules and repetition is not None and repetition[2] == "perpetual-check"
-                and repetition[:2] == result):
-            return None         # XBoard knows no such claim; it adjudicates perpetuals itself
+        if self.xboard_rules and result is not None:
+            repetition = board.repetition_ending()
+            if repetition is not None and repetition[2] == "perpetual-check" and repetition[:2] == result:
+                # not claimed: whether XBoard confirms such a claim is untested; it has
+                # an adjudication of its own ("Xboard adjudication: perpetual checking")
+                return None
         if result is not None and not board.in_check() and not board.legal_moves():
             loser = board.side_to_move
             if self.gui_variant in XBOARD_STALEMATE_LOSES:
