@@ -19,10 +19,13 @@ cdef class PawnCache:
     cdef PawnEntry* entries
     cdef void clear(self) noexcept
 
+cdef enum:
+    MAX_PAWN_CAPTURES = 8
+
 cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES order
     W_CENTRE_SPREAD, W_DOUBLED, W_ISOLATED, W_MOBILITY, W_KING_HOME, W_KING_SHELTER,
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
-    W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, N_WEIGHTS
+    W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
@@ -42,6 +45,9 @@ cdef struct EvalInfo:
     int atk_first[MAX_TYPES + 1]
     int atk_step[2][MAX_RAYS]        # per colour, as mob_step
     int attack_types            # bit t set: type t is counted in king attacks
+    # the first steps of colour c's pawn's capturing rays (pawn_threats)
+    int pawn_captures[2]
+    int pawn_capture_step[2][MAX_PAWN_CAPTURES]
     int file_slider[MAX_TYPES]  # slides along files but not diagonals (rook-like)
     int colour_bound[MAX_TYPES] # never leaves its square colour, and worth a pair bonus
     int full_material           # non-pawn material of one side at the start position (>= 1)

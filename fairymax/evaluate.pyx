@@ -43,7 +43,8 @@ from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset, memcpy
 
 from fairymax.types cimport (NSQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
-                             M_QUIET, M_LEAP, M_HOP, STRIDE, colour_of, colour_bit, piece_index)
+                             M_QUIET, M_LEAP, M_HOP, STRIDE, COLOUR_MASK, colour_of, colour_bit,
+                             piece_index)
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position, Board
 
@@ -71,6 +72,7 @@ WEIGHT_DEFAULTS = {
     "advance": 100,         # percent of the ADVANCE table
     "drop_threat": 8,       # drop games: per empty square next to the royal, at full
                             # enemy hand (DROP_THREAT_CAP units: a pawn 1, a piece 2)
+    "pawn_threat": 0,       # per enemy piece (not pawn or royal) a pawn attacks
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -356,7 +358,7 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     """Derive the per-variant constants of the evaluation from its Rules and start setup."""
     cdef const Rules* r = &variant.rules
-    cdef int t, k, sq, row, file, n = 0
+    cdef int t, k, sq, row, file, c, n = 0
     cdef double cx = (r.width - 1) / 2.0, cy = (r.height - 1) / 2.0, d
     for t in range(MAX_TYPES):
         e.royal[t] = 0
@@ -418,6 +420,14 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if n > e.atk_first[t]:
                 e.attack_types |= 1 << t
     e.atk_first[MAX_TYPES] = n
+    for c in range(2):          # the first steps of the colour's pawn's capturing rays
+        e.pawn_captures[c] = 0
+        if r.num_types < 1 + c:
+            continue
+        for k in range(r.first_ray[1 + c], r.first_ray[2 + c]):
+            if r.ray_mode[k] & M_CAPTURE and e.pawn_captures[c] < MAX_PAWN_CAPTURES:
+                e.pawn_capture_step[c][e.pawn_captures[c]] = r.walk_step[c][k]
+                e.pawn_captures[c] += 1
     # what Position.piece_material counts, of one side's pieces at the start
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
@@ -609,11 +619,24 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
                 dark |= 1 << t
             else:
                 light |= 1 << t
+        elif t == 1 + c and e.w[W_PAWN_THREAT]:
+            bonus += e.w[W_PAWN_THREAT] * pawn_threats(p, e, sq, c)
     if light & dark:
         bonus += e.w[W_PIECE_PAIR]
     if attackers >= 2:
         bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
     return bonus + e.w[W_MOBILITY] * reach
+
+
+cdef inline int pawn_threats(const Position* p, const EvalInfo* e, int sq, int c) noexcept nogil:
+    """Enemy pieces, not pawns or royals, that colour c's pawn on sq attacks."""
+    cdef int k, cell, n = 0, enemy_pawn = 2 - c
+    for k in range(e.pawn_captures[c]):
+        cell = p.sq[sq + e.pawn_capture_step[c][k]]
+        if (cell & COLOUR_MASK) == colour_bit(1 - c) and (cell & TYPE_MASK) != enemy_pawn \
+                and not e.royal[cell & TYPE_MASK]:
+            n += 1
+    return n
 
 
 cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:

@@ -11,7 +11,8 @@
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
    deepening loop resume after its depth (quiescence nodes probe a small table that
    stays in the cache, full-width nodes the main one: see table_of);
-5. null move (non-PV, not in check, side has a piece other than pawns and royals);
+5. null move (non-PV, not in check, side has two pieces other than pawns and royals:
+   with fewer, passing is too often the best move);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
@@ -97,6 +98,7 @@ cdef enum:
     SEE_ROYAL_VALUE = 10000     # a royal's worth in an exchange (it is never given up)
     ASPIRATION = 35             # initial half-width of the root window
     MAX_HARD_MS = 1000000000    # longer time limits are no limit (and would overflow)
+    NULL_MOVE_PIECES = 2        # fewer pieces (besides pawns and royals): zugzwang is common
     NO_EVAL = -INF - 1
 
 # Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
@@ -638,7 +640,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
     # null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
-            and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] > 0):
+            and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] >= NULL_MOVE_PIECES):
         reduction = 3 if depth >= 6 else 2
         s.played[ply] = 0
         make_null(p, r)

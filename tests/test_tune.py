@@ -149,3 +149,15 @@ def test_table_fit_lowers_the_error(chess, tmp_path):
     tune.fit(chess, fens, teacher, 0, 1.0, log.append, table_epochs=100, table_step=2.0)
     train = [float(re.search(r"train (\S+)", line).group(1)) for line in log if "train" in line]
     assert train[-1] < train[0] / 5
+
+
+def test_pawn_threat_counts_pieces_a_pawn_attacks(chess):
+    """pawn_threat: e4 attacks the knight on d5 (a pawn on e3 does not); from Black's
+    side the same position scores the bonus against it."""
+    positions = evaluate.PositionSet(chess, ["4k3/p7/8/3n4/4P3/8/P7/R3K3 w - - 0 1",
+                                             "4k3/p7/8/3n4/8/4P3/P7/R3K3 w - - 0 1",
+                                             "4k3/p7/8/3n4/4P3/8/P7/R3K3 b - - 0 1"])
+    evaluate.set_weights(chess, {"pawn_threat": 0})
+    before = positions.evaluate()
+    evaluate.set_weights(chess, {"pawn_threat": 50})
+    assert [a - b for a, b in zip(positions.evaluate(), before)] == [50, 0, -50]
