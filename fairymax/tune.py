@@ -260,14 +260,17 @@ class PsqModel:
 
     A table is made of parameters: one per square (shape "full"), or one per rank plus
     one per file ("ranks-files": fewer to fit, so less noise); with `symmetric` a file
-    and its mirror image across the middle file share theirs."""
+    and its mirror image across the middle file share theirs.  Shape "material" fits
+    the materials alone: the tables stay as they are (data-derived where the variant
+    has none fitted)."""
 
-    SHAPES = ("full", "ranks-files")
+    SHAPES = ("full", "ranks-files", "material")
 
     def __init__(self, variant, positions, symmetric: bool = False, shape: str = "full"):
         import numpy as np
         from fairymax import evaluate
         self.np, self.variant = np, variant
+        self.tables_fixed = shape == "material"
         weights, tables = evaluate.get_weights(variant), evaluate.psq_tables(variant)
         letters = evaluate.type_letters(variant)
         self.letters = list(dict.fromkeys(letters.values()))
@@ -276,7 +279,7 @@ class PsqModel:
         if symmetric:
             file = np.minimum(file, width - 1 - file)
         # slots[square]: the parameters (within a letter's block) that add up to its entry
-        if shape == "full":
+        if shape != "ranks-files":
             self.slots, self.block = (rank * width + file)[:, None], width * height
         else:
             self.slots, self.block = np.stack([rank, height + file], axis=1), height + width
@@ -335,6 +338,8 @@ class PsqModel:
             for index in self.indices:
                 grad[k] += np.bincount(index, weights=per_entry * share, minlength=params.shape[1])
         grad[:, -1] = 0
+        if self.tables_fixed:
+            grad[:, :self.count * self.block] = 0
         return float(np.mean(error ** 2)), grad
 
     def weights(self, params) -> dict:
@@ -345,8 +350,9 @@ class PsqModel:
             for k, phase in enumerate(evaluate.PHASES):
                 if self.valued[letter]:
                     result[f"material_{phase}_{letter}"] = int(round(params[k, self.count * self.block + i]))
-                table = params[k, i * self.block + self.slots].sum(axis=1)
-                result[f"psq_{phase}_{letter}"] = [int(round(v)) for v in table]
+                if not self.tables_fixed:
+                    table = params[k, i * self.block + self.slots].sum(axis=1)
+                    result[f"psq_{phase}_{letter}"] = [int(round(v)) for v in table]
         return result
 
 
@@ -448,7 +454,8 @@ def main(argv: list | None = None) -> int:
     fitp.add_argument("--table-regularisation", type=float, default=0.0,
                       help="pull toward the start values: this x (change / 100 cp)^2 per parameter")
     fitp.add_argument("--table-shape", choices=PsqModel.SHAPES, default="full",
-                      help="a parameter per square, or one per rank plus one per file")
+                      help="a parameter per square, one per rank plus one per file, or "
+                           "the materials alone (tables unchanged)")
     fitp.add_argument("--symmetric", action="store_true",
                       help="tables the same on a square and its mirror image across the middle file")
     fitp.add_argument("--out", help="weights file (default: the variant's in the package)")

@@ -151,6 +151,23 @@ def test_table_fit_lowers_the_error(chess, tmp_path):
     assert train[-1] < train[0] / 5
 
 
+def test_material_fit_keeps_the_tables(chess, tmp_path):
+    """Labels from our evaluation with the knight worth 150 more in the middle game: the
+    materials-only fit finds most of it, and writes no table."""
+    fens = tmp_path / "pos.fen"
+    with fens.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
+    fens = fens.read_text().splitlines()
+    start = evaluate.get_weights(chess)["material_mg_n"]
+    evaluate.set_weights(chess, {"material_mg_n": start + 150})
+    teacher = evaluate.PositionSet(chess, fens).evaluate()
+    evaluate.forget_weights(chess)
+    weights = tune.fit(chess, fens, teacher, 0, 1.0, lambda line: None, table_epochs=300,
+                       table_step=5.0, table_shape="material")
+    assert not any(name.startswith("psq_") for name in weights)
+    assert weights["material_mg_n"] > start + 100
+
+
 def test_pawn_threat_counts_pieces_a_pawn_attacks(chess):
     """pawn_threat: e4 attacks the knight on d5 (a pawn on e3 does not); from Black's
     side the same position scores the bonus against it."""
