@@ -49,8 +49,14 @@ cdef class SearchHelper:
     cdef Board board            # its own copy of the root position
     cdef int lead               # plies ahead of the main thread's iteration
     cdef const int* main_depth  # the main thread's current iteration depth
+    cdef const move_t* main_best  # the main thread's best root move so far
+    cdef move_t root[MAX_MOVES]  # the root moves, the helper's best first
+    cdef int root_n
+    cdef int done_depth         # its last completed iteration (0: none yet)
+    cdef move_t done_move       # and that iteration's best move and score
+    cdef int done_score
     cdef object thread
-    cdef void start(self, Searcher main, Board board)
+    cdef void start(self, Searcher main, Board board, list root)
     cdef void finish(self)
 
 cdef class Searcher:
@@ -63,6 +69,8 @@ cdef class Searcher:
     cdef list helpers           # SearchHelper per extra thread (Lazy SMP)
     cdef int thread_count       # threads wanted from the next search on
     cdef int root_depth         # the iteration the main thread is searching
+    cdef move_t root_best       # its best move so far (helpers search it first)
     cdef void _clear_tables(self)
+    cdef tuple _deepest_helper(self, int depth, int depth_limit)
     cdef uint64_t _nodes(self)
     cdef list _pv_from(self, list raw, int max_len)

@@ -45,7 +45,6 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, MAX_RAYS, T
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              attackers_of, capture_from,
-                             legal_moves,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
                              captured_type, repetitions, occurrence_ply, perpetual_checker,
                              hill_reached, key_after,
@@ -815,17 +814,21 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
 # ---------------------------------------------------------------- Lazy SMP helpers
 
-cdef void helper_root(SearchState* s, int depth, int rotate) noexcept nogil:
-    """One iteration of a helper thread over all root moves (PVS, full window at the
-    first); its results reach the main thread only through the shared hash table.
-    Helpers start the list at different moves, so that they fill it differently."""
-    cdef move_t moves[MAX_MOVES]
+cdef int helper_root(SearchState* s, int depth, move_t* root, int n, move_t first) noexcept nogil:
+    """One iteration of a helper thread over its root moves (PVS, full window at the
+    first): the best score, with the best move at root[0] (meaningless if s.aborted).
+    `first`, the main thread's best move so far, is searched first, and each new best
+    move of the helper moves to the front: a good first move keeps the windows of
+    the rest narrow, as in the main thread's own iterations."""
     cdef Position* p = s.pos
-    cdef int n = legal_moves(p, s.rules, moves)
     cdef int i, alpha = -INF, score
     cdef move_t m
     for i in range(n):
-        m = moves[(i + rotate) % n]
+        if root[i] == first:
+            bring_to_front(root, i)
+            break
+    for i in range(n):
+        m = root[i]
         note_move(s, 0, m)
         make_move(p, s.rules, m)
         if i == 0:
@@ -836,9 +839,20 @@ cdef void helper_root(SearchState* s, int depth, int rotate) noexcept nogil:
                 score = -search(s, -INF, -alpha, depth - 1, 1, 1)
         unmake_move(p, s.rules)
         if s.aborted:
-            return
+            return alpha
         if score > alpha:
             alpha = score
+            bring_to_front(root, i)
+    return alpha
+
+
+cdef inline void bring_to_front(move_t* moves, int i) noexcept nogil:
+    """Move moves[i] to the front, the ones before it one place back."""
+    cdef move_t m = moves[i]
+    while i > 0:
+        moves[i] = moves[i - 1]
+        i -= 1
+    moves[0] = m
 
 
 cdef int alloc_move_lists(SearchState* s) except -1:
@@ -863,7 +877,9 @@ cdef class SearchHelper:
     own move stack, killers, histories, quiescence table and pawn cache; the main hash
     table is shared (lockless, see tt.pxd).  Helper k keeps 1 + k % 2 plies ahead of
     the main thread's iteration, so that the main thread finds deeper results in the
-    table instead of the same ones."""
+    table instead of the same ones, and searches the main thread's best move first.
+    Its last completed iteration (done_depth, done_move, done_score) is there for the
+    main thread to take when it is deeper than its own."""
 
     def __cinit__(self, int index):
         self.qtt_owner = TT(kb=QS_HASH_KB)
@@ -874,13 +890,16 @@ cdef class SearchHelper:
         memset(self.s.counter, 0, sizeof(self.s.counter))
         self.lead = 1 + index % 2
         self.main_depth = NULL
+        self.main_best = NULL
         self.thread = None
 
     def __dealloc__(self):
         free_move_lists(&self.s)
 
-    cdef void start(self, Searcher main, Board board):
-        """Search `board` in a new thread until stop(), sharing main's hash table."""
+    cdef void start(self, Searcher main, Board board, list root):
+        """Search the moves `root` of `board` in a new thread until stop(), sharing
+        main's hash table."""
+        cdef int i
         self.board = board.copy()
         memcpy(&self.s.ev, &main.s.ev, sizeof(EvalInfo))
         self.pawn_cache.clear()
@@ -902,16 +921,25 @@ cdef class SearchHelper:
         self.s.node_limit = 0
         self.s.deadline_ns = main.s.deadline_ns
         self.main_depth = &main.root_depth
+        self.main_best = &main.root_best
+        self.root_n = len(root)
+        for i in range(self.root_n):
+            self.root[i] = root[i]
+        self.done_depth = 0
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self):
-        cdef int depth = 1, rotate = self.lead
+        cdef int depth = 1, score
         with nogil:
             while depth < MAX_PLY - 4 and not self.s.aborted:
                 if depth < self.main_depth[0] + self.lead:
                     depth = self.main_depth[0] + self.lead
-                helper_root(&self.s, depth, rotate)
+                score = helper_root(&self.s, depth, self.root, self.root_n, self.main_best[0])
+                if not self.s.aborted:
+                    self.done_move = self.root[0]
+                    self.done_score = score
+                    self.done_depth = depth     # last: the main thread reads it first
                 depth += 1
 
     cdef void finish(self):
@@ -955,6 +983,7 @@ cdef class Searcher:
         self.helpers = []
         self.thread_count = 1
         self.root_depth = 0
+        self.root_best = 0
         self._clear_tables()
 
     def __dealloc__(self):
@@ -983,6 +1012,19 @@ cdef class Searcher:
         """Search with this many threads (Lazy SMP) from the next search on; 1 is
         deterministic.  Safe to set while a search runs."""
         self.thread_count = max(1, threads)
+
+    cdef tuple _deepest_helper(self, int depth, int depth_limit):
+        """(depth, score, move) of the deepest iteration a helper has completed, if it
+        is deeper than `depth` and within `depth_limit`; else None."""
+        cdef SearchHelper helper, deepest = None
+        cdef int done
+        for helper in self.helpers:
+            done = helper.done_depth
+            if depth < done <= depth_limit and (deepest is None or done > deepest.done_depth):
+                deepest = helper
+        if deepest is None:
+            return None
+        return deepest.done_depth, deepest.done_score, deepest.done_move
 
     cdef uint64_t _nodes(self):
         """Nodes of all threads."""
@@ -1125,13 +1167,16 @@ cdef class Searcher:
         lines = min(max(multipv, 1), len(root))
 
         self.root_depth = 0
+        self.root_best = root[0]
         if len(self.helpers) + 1 != self.thread_count:
             self.helpers = [SearchHelper(k) for k in range(self.thread_count - 1)]
         helpers = self.helpers
         for helper in helpers:
-            (<SearchHelper>helper).start(self, self.board)
+            (<SearchHelper>helper).start(self, self.board, root)
         try:
-            for depth in range(1, depth_limit + 1):
+            depth = 0
+            while depth < depth_limit:
+                depth += 1
                 self.root_depth = depth
                 for line in range(lines):
                     delta = ASPIRATION
@@ -1165,6 +1210,8 @@ cdef class Searcher:
                                 if score > a:
                                     a = score
                                     best_m = m
+                                    if line == 0:
+                                        self.root_best = m
                                     root.insert(line, root.pop(idx))
                                     pv = [m] + [s.pv[1][j] for j in range(s.pv_len[1])]
                                     if score >= beta:
@@ -1184,7 +1231,11 @@ cdef class Searcher:
                         else:
                             break
                     if s.aborted:
-                        if line == 0 and best_m and best_m != prev_best:
+                        deeper = self._deepest_helper(depth - 1, depth_limit) if lines == 1 and helpers else None
+                        if deeper is not None:
+                            yield SearchInfo(deeper[0], deeper[1], self._nodes(), (now_ns() - start_ns) // 1000000,
+                                             self._pv_from([deeper[2]], deeper[0]), 1, s.seldepth, True)
+                        elif line == 0 and best_m and best_m != prev_best:
                             yield SearchInfo(depth, best, self._nodes(), (now_ns() - start_ns) // 1000000,
                                              self._pv_from(pv, depth), 1, s.seldepth, False)
                         elif not yielded:
@@ -1197,6 +1248,17 @@ cdef class Searcher:
                     yielded = 1
                     yield SearchInfo(depth, best, self._nodes(), (now_ns() - start_ns) // 1000000,
                                      self._pv_from(pv, depth), line + 1, s.seldepth, True)
+                if lines == 1 and helpers:
+                    # a helper that completed a deeper iteration: its result is the
+                    # better one, and the main thread goes on from there
+                    deeper = self._deepest_helper(depth, depth_limit)
+                    if deeper is not None:
+                        depth, prev_score, prev_best = deeper
+                        root.insert(0, root.pop(root.index(prev_best)))
+                        self.root_best = prev_best
+                        self.root_depth = depth
+                        yield SearchInfo(depth, prev_score, self._nodes(), (now_ns() - start_ns) // 1000000,
+                                         self._pv_from([prev_best], depth), 1, s.seldepth, True)
         finally:
             for helper in helpers:
                 (<SearchHelper>helper).finish()
