@@ -72,5 +72,6 @@ cdef class Searcher:
     cdef move_t root_best       # its best move so far (helpers search it first)
     cdef void _clear_tables(self)
     cdef tuple _deepest_helper(self, int depth, int depth_limit)
+    cdef object _helper_info(self, tuple deeper, int64_t start_ns)
     cdef uint64_t _nodes(self)
     cdef list _pv_from(self, list raw, int max_len)

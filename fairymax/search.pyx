@@ -1026,6 +1026,12 @@ cdef class Searcher:
             return None
         return deepest.done_depth, deepest.done_score, deepest.done_move
 
+    cdef object _helper_info(self, tuple deeper, int64_t start_ns):
+        """The SearchInfo of a helper's completed iteration (see _deepest_helper)."""
+        depth, score, move = deeper
+        return SearchInfo(depth, score, self._nodes(), (now_ns() - start_ns) // 1000000,
+                          self._pv_from([move], depth), 1, self.s.seldepth, True)
+
     cdef uint64_t _nodes(self):
         """Nodes of all threads."""
         cdef uint64_t total = self.s.nodes
@@ -1233,8 +1239,7 @@ cdef class Searcher:
                     if s.aborted:
                         deeper = self._deepest_helper(depth - 1, depth_limit) if lines == 1 and helpers else None
                         if deeper is not None:
-                            yield SearchInfo(deeper[0], deeper[1], self._nodes(), (now_ns() - start_ns) // 1000000,
-                                             self._pv_from([deeper[2]], deeper[0]), 1, s.seldepth, True)
+                            yield self._helper_info(deeper, start_ns)
                         elif line == 0 and best_m and best_m != prev_best:
                             yield SearchInfo(depth, best, self._nodes(), (now_ns() - start_ns) // 1000000,
                                              self._pv_from(pv, depth), 1, s.seldepth, False)
@@ -1257,8 +1262,7 @@ cdef class Searcher:
                         root.insert(0, root.pop(root.index(prev_best)))
                         self.root_best = prev_best
                         self.root_depth = depth
-                        yield SearchInfo(depth, prev_score, self._nodes(), (now_ns() - start_ns) // 1000000,
-                                         self._pv_from([prev_best], depth), 1, s.seldepth, True)
+                        yield self._helper_info(deeper, start_ns)
         finally:
             for helper in helpers:
                 (<SearchHelper>helper).finish()

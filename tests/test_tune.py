@@ -135,16 +135,23 @@ def test_psq_model_predicts_the_evaluation_after_a_table_change(chess, tmp_path)
     assert len(actual) > 50 and np.max(np.abs(predicted - actual)) <= 1.0
 
 
-def test_table_fit_lowers_the_error(chess, tmp_path):
-    """Labels from our evaluation with the knight worth 150 more in the middle game: the
-    fit of the tables from the unchanged weights takes most of the error away."""
-    fens = tmp_path / "pos.fen"
-    with fens.open("w") as f:
+def stronger_knight_labels(chess, tmp_path) -> tuple:
+    """Self-play positions and, as their labels, our evaluation with the knight worth
+    150 more in the middle game (the variant's weights are left as they were)."""
+    path = tmp_path / "pos.fen"
+    with path.open("w") as f:
         tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
-    fens = fens.read_text().splitlines()
+    fens = path.read_text().splitlines()
     evaluate.set_weights(chess, {"material_mg_n": evaluate.get_weights(chess)["material_mg_n"] + 150})
     teacher = evaluate.PositionSet(chess, fens).evaluate()
     evaluate.forget_weights(chess)
+    return fens, teacher
+
+
+def test_table_fit_lowers_the_error(chess, tmp_path):
+    """Labels from our evaluation with the knight worth 150 more in the middle game: the
+    fit of the tables from the unchanged weights takes most of the error away."""
+    fens, teacher = stronger_knight_labels(chess, tmp_path)
     log = []
     tune.fit(chess, fens, teacher, 0, 1.0, log.append, table_epochs=100, table_step=2.0)
     train = [float(re.search(r"train (\S+)", line).group(1)) for line in log if "train" in line]
@@ -154,14 +161,8 @@ def test_table_fit_lowers_the_error(chess, tmp_path):
 def test_material_fit_keeps_the_tables(chess, tmp_path):
     """Labels from our evaluation with the knight worth 150 more in the middle game: the
     materials-only fit finds most of it, and writes no table."""
-    fens = tmp_path / "pos.fen"
-    with fens.open("w") as f:
-        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
-    fens = fens.read_text().splitlines()
     start = evaluate.get_weights(chess)["material_mg_n"]
-    evaluate.set_weights(chess, {"material_mg_n": start + 150})
-    teacher = evaluate.PositionSet(chess, fens).evaluate()
-    evaluate.forget_weights(chess)
+    fens, teacher = stronger_knight_labels(chess, tmp_path)
     weights = tune.fit(chess, fens, teacher, 0, 1.0, lambda line: None, table_epochs=300,
                        table_step=5.0, table_shape="material")
     assert not any(name.startswith("psq_") for name in weights)
