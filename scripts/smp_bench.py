@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Lazy SMP speed: time to a fixed depth and nodes per second, 1 thread against N.
 
-    python scripts/smp_bench.py [--threads 2] [--depth 12] [--rounds 3]
+    python scripts/smp_bench.py [--threads 2] [--depth 12] [--rounds 3] [--fens FILE --count N]
 
 Each position is searched to the depth with 1 thread and with N, alternately, each time
 with a fresh searcher; per thread count the median over the rounds of the summed time,
 and the summed nodes / summed time.  Ratios are N threads over 1 thread, measured in the
 same run.  Needs the machine's cores free: other load skews the multi-thread figures.
+--fens takes N chess positions spread evenly over a file of FENs (one a line; lines
+starting with '#' and anything after a ';' ignored) instead of the built-in ones: time
+to depth varies much from one position to the next with several threads, so more
+positions give a steadier ratio.
 """
 from __future__ import annotations
 
@@ -27,10 +31,17 @@ POSITIONS = [
 ]
 
 
-def run(threads: int, depth: int) -> tuple[float, int]:
+def read_positions(path: str, count: int) -> list:
+    """`count` chess positions spread evenly over the FEN file."""
+    with open(path) as f:
+        fens = [line.split(";")[0].strip() for line in f if line.strip() and not line.startswith("#")]
+    return [("normal", fens[i * len(fens) // count]) for i in range(min(count, len(fens)))]
+
+
+def run(positions: list, threads: int, depth: int) -> tuple[float, int]:
     """(seconds, nodes) summed over the positions."""
     seconds, nodes = 0.0, 0
-    for variant, fen in POSITIONS:
+    for variant, fen in positions:
         board = Board.from_name(variant)
         if fen:
             board.set_fen(fen)
@@ -49,11 +60,14 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--depth", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--fens", help="a file of chess FENs to take the positions from")
+    parser.add_argument("--count", type=int, default=20, help="positions taken from --fens")
     args = parser.parse_args()
+    positions = read_positions(args.fens, args.count) if args.fens else POSITIONS
     results: dict = {1: [], args.threads: []}
     for _ in range(args.rounds):
         for threads in results:
-            results[threads].append(run(threads, args.depth))
+            results[threads].append(run(positions, threads, args.depth))
     summary = {}
     for threads, runs in results.items():
         secs = statistics.median(s for s, _ in runs)
