@@ -6,7 +6,7 @@ from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
 
 cdef enum:
-    PAWN_CACHE_SIZE = 1 << 14           # entries (16 bytes each)
+    PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each)
     PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
 
 cdef struct PawnEntry:
@@ -14,6 +14,7 @@ cdef struct PawnEntry:
     int16_t structure[2]        # doubled/isolated penalties per colour
     int16_t passed[2]           # passed-pawn bonuses per colour, before scaling
     uint16_t pawn_files[2]      # bit f set: the colour has a pawn on file f
+    uint16_t passed_files[2]    # bit f set: the colour's most advanced pawn on file f is passed
 
 cdef class PawnCache:
     cdef PawnEntry* entries
@@ -25,7 +26,9 @@ cdef enum:
 cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES order
     W_CENTRE_SPREAD, W_DOUBLED, W_ISOLATED, W_MOBILITY, W_KING_HOME, W_KING_SHELTER,
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
-    W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, N_WEIGHTS
+    W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
+    W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
+    W_KING_OPEN_FILE, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
@@ -50,6 +53,8 @@ cdef struct EvalInfo:
     int pawn_capture_step[2][MAX_PAWN_CAPTURES]
     int file_slider[MAX_TYPES]  # slides along files but not diagonals (rook-like)
     int colour_bound[MAX_TYPES] # never leaves its square colour, and worth a pair bonus
+    int threat_value[MAX_TYPES] # the ini value, 0 for royals: a piece is threatened by
+                                # a piece worth THREAT_GAP less (W_PIECE_THREAT)
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int w[N_WEIGHTS]            # the variant's weights (W_MOBILITY 0: no mobility term)

@@ -11,14 +11,17 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   the data-derived default: Fairy-Max's centralisation for lower-case
   (Rules.centralized) pieces; pawn advancement, growing near the promotion zone
   (divided by 8 when the promoted piece is weak, as Fairy-Max);
-* per call, walking the piece lists: pawn structure (doubled, isolated, passed;
-  kept in a cache by Position.pawn_key, as it changes only with pawn moves);
-  royal safety blended by the opponent's material (stay home and keep pawns in
-  front in the middle game, centralise in the end game); mobility of pieces
+* per call, walking the piece lists: pawn structure (doubled, isolated, supported,
+  side by side, passed; kept in a cache by Position.pawn_key, as it changes only
+  with pawn moves); passed pawns' free path and, in the end game, both royals'
+  distances to the square in front of them; royal safety blended by the opponent's
+  material (stay home, keep pawns in front and on the files around in the middle
+  game, centralise in the end game); mobility of pieces
   with a sliding ray (squares reached by the first step of every ray, all
   squares of sliding rays; leapers get centralisation instead); rook-like
   sliders on open files and on the rank in front of the enemy's back rank;
-  pairs of colour-bound pieces; the attack of two or more pieces (leapers
+  pairs of colour-bound pieces; threats on enemy pieces worth THREAT_GAP more than
+  the attacker (and pawns' threats on pieces); the attack of two or more pieces (leapers
   included) on the squares around the enemy royal;
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
@@ -73,6 +76,15 @@ WEIGHT_DEFAULTS = {
     "drop_threat": 8,       # drop games: per empty square next to the royal, at full
                             # enemy hand (DROP_THREAT_CAP units: a pawn 1, a piece 2)
     "pawn_threat": 0,       # per enemy piece (not pawn or royal) a pawn attacks
+    "pawn_supported": 0,    # per pawn an own pawn defends
+    "pawn_phalanx": 0,      # per pair of own pawns side by side
+    "passer_free": 0,       # passed pawn with an empty square in front (x PASSER_FACTOR)
+    "passer_own_king": 0,   # end game: per step from the own royal to the square in front
+                            # of a passed pawn, a penalty (x PASSER_FACTOR; steps counted
+                            # up to PASSER_KING_REACH)
+    "passer_enemy_king": 0, # end game: per step from the enemy royal to it, a bonus
+    "piece_threat": 0,      # per enemy piece attacked by a piece worth THREAT_GAP less
+    "king_open_file": 0,    # middle game: per file at or next to the royal without own pawn
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -91,10 +103,16 @@ cdef enum:
     NO_ROYAL = -4 * NSQ     # a square far from every board square
     DROP_THREAT_CAP = 8     # hand units (pawn 1, other piece 2) that make the full threat
     FIRST_PIECE_TYPE = 3    # types 1 and 2 are the two colours' pawns (Fairy-Max)
+    THREAT_GAP = 100        # piece_threat: the victim is worth this much more than the attacker
+    PASSER_KING_REACH = 5   # royal distances to a passer's path count up to this
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
 PASSED[:] = [0, 70, 45, 28, 16, 10, 6, 4]
+# passed pawns' free path and royal distances by steps to promotion: only the advanced
+# ones race
+cdef int PASSER_FACTOR[8]
+PASSER_FACTOR[:] = [0, 5, 4, 3, 2, 1, 0, 0]
 # attack on the enemy royal by the number of hits on the squares around it, when two
 # or more pieces take part; grows faster than linearly, as one defender cannot cover
 # many attacked squares; scaled by the attacker's material
@@ -428,6 +446,8 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if r.ray_mode[k] & M_CAPTURE and e.pawn_captures[c] < MAX_PAWN_CAPTURES:
                 e.pawn_capture_step[c][e.pawn_captures[c]] = r.walk_step[c][k]
                 e.pawn_captures[c] += 1
+    for t in range(MAX_TYPES):
+        e.threat_value[t] = r.value[t] if 1 <= t <= r.num_types and r.value[t] > 0 else 0
     # what Position.piece_material counts, of one side's pieces at the start
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
@@ -469,17 +489,26 @@ cdef class PawnCache:
         memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
 
 
+cdef inline int threatens(const Position* p, const EvalInfo* e, int to, int own, int worth) noexcept nogil:
+    """Is an enemy piece worth at least `worth` on `to`?  (EDGE has the `own` bit too.)"""
+    cdef int cell = p.sq[to]
+    return cell != EMPTY and (cell & own) == 0 and e.threat_value[cell & TYPE_MASK] >= worth
+
+
 cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
-                         int side, int enemy_royal, int* hits) noexcept nogil:
+                         int side, int enemy_royal, int* hits, int* threats) noexcept nogil:
     """Squares a piece of type t and colour side on sq reaches (see EvalInfo.mob_*);
     its colour bit `own` is shared by the edge cells, so one test stops a ray at both.
-    Adds the squares reached around the enemy royal to *hits."""
+    Adds the squares reached around the enemy royal to *hits, and the enemy pieces
+    worth THREAT_GAP more than it that it attacks to *threats."""
     cdef int k, step, to, n = 0, own = colour_bit(side)
+    cdef int worth = e.threat_value[t] + THREAT_GAP
     cdef const int* steps = e.mob_step[side]
     for k in range(e.mob_first[t], e.mob_split[t]):
         to = sq + steps[k]
         n += (p.sq[to] & own) == 0
         hits[0] += near_royal(to, enemy_royal)
+        threats[0] += threatens(p, e, to, own, worth)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = steps[k]
         to = sq + step
@@ -489,37 +518,52 @@ cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
             to += step
         n += (p.sq[to] & own) == 0
         hits[0] += near_royal(to, enemy_royal)
+        threats[0] += threatens(p, e, to, own, worth)
     return n
 
 
-cdef inline int leaper_hits(const EvalInfo* e, int sq, int t, int side, int enemy_royal) noexcept nogil:
-    """Squares around the enemy royal that a leaper of type t and colour side on sq attacks."""
-    cdef int k, hits = 0
+cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t, int side,
+                            int enemy_royal, int* threats) noexcept nogil:
+    """Squares around the enemy royal that a leaper of type t and colour side on sq
+    attacks; adds the enemy pieces worth THREAT_GAP more than it that it attacks to
+    *threats."""
+    cdef int k, to, hits = 0, own = colour_bit(side)
+    cdef int worth = e.threat_value[t] + THREAT_GAP
     for k in range(e.atk_first[t], e.atk_first[t + 1]):
-        hits += near_royal(sq + e.atk_step[side][k], enemy_royal)
+        to = sq + e.atk_step[side][k]
+        hits += near_royal(to, enemy_royal)
+        threats[0] += threatens(p, e, to, own, worth)
     return hits
 
 
 cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* structure,
-                     int* passed) noexcept nogil:
-    """Per colour: doubled and isolated pawn penalties, and passed-pawn bonuses before
-    their scaling by the opponent's material."""
-    cdef int c, k, sq, f, row, n, bonus, steps
+                     int* passed, int* passed_files) noexcept nogil:
+    """Per colour: doubled, isolated, supported and side-by-side pawns, passed-pawn
+    bonuses before their scaling by the opponent's material, and the passed files."""
+    cdef int c, k, j, sq, f, row, n, bonus, steps, own_pawn
     cdef int pawn_count[2][16]
     cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
     cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
     for c in range(2):
         structure[c] = 0
         passed[c] = 0
+        passed_files[c] = 0
         for f in range(r.width):
             pawn_count[c][f] = 0
             pawn_front[c][f] = 99 if c == 0 else -99
             pawn_back[c][f] = -99 if c == 0 else 99
     for c in range(2):
+        own_pawn = (1 + c) | colour_bit(c)
         for k in range(p.pcount[c]):
             sq = p.plist[c][k]
             if (p.sq[sq] & TYPE_MASK) != 1 + c:
                 continue
+            for j in range(e.pawn_captures[c]):
+                if (p.sq[sq - e.pawn_capture_step[c][j]] & (TYPE_MASK | COLOUR_MASK)) == own_pawn:
+                    structure[c] += e.w[W_PAWN_SUPPORTED]
+                    break
+            if (p.sq[sq + 1] & (TYPE_MASK | COLOUR_MASK)) == own_pawn:
+                structure[c] += e.w[W_PAWN_PHALANX]
             f = r.sq_file[sq]
             row = r.sq_row[sq]
             pawn_count[c][f] += 1
@@ -555,6 +599,7 @@ cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* 
                     if r.value[r.promo_type[c][f]] < 250:
                         bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
                     passed[c] += bonus
+                    passed_files[c] |= 1 << f
 
 
 cdef int pawn_file_mask(const Position* p, const Rules* r, int c) noexcept nogil:
@@ -574,8 +619,9 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
     cdef PawnEntry* entry = e.pawn_cache + (p.pawn_key & PAWN_CACHE_MASK)
     cdef int structure[2]
     cdef int passed[2]
+    cdef int passed_files[2]
     if entry.key != p.pawn_key:
-        pawn_terms(p, r, e, structure, passed)
+        pawn_terms(p, r, e, structure, passed, passed_files)
         entry.key = p.pawn_key
         entry.structure[0] = structure[0]
         entry.structure[1] = structure[1]
@@ -583,15 +629,17 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
         entry.passed[1] = passed[1]
         entry.pawn_files[0] = pawn_file_mask(p, r, 0)
         entry.pawn_files[1] = pawn_file_mask(p, r, 1)
+        entry.passed_files[0] = passed_files[0]
+        entry.passed_files[1] = passed_files[1]
     return entry
 
 
 cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c,
                      int enemy_royal, const int* pawn_files, int phase) noexcept nogil:
     """Colour c's mobility, rook-like sliders on open files and on the rank in front of
-    the enemy's back rank, colour-bound pairs, and the attack on the enemy royal
-    (scaled by c's material, `phase` 0..256)."""
-    cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h
+    the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
+    attack on the enemy royal (scaled by c's material, `phase` 0..256)."""
+    cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h, threats = 0
     cdef int light = 0, dark = 0
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
@@ -602,9 +650,9 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            reach += mobility(p, e, sq, t, c, enemy_royal, &h)
+            reach += mobility(p, e, sq, t, c, enemy_royal, &h, &threats)
         elif (e.attack_types >> t) & 1:
-            h = leaper_hits(e, sq, t, c, enemy_royal)
+            h = leaper_hits(p, e, sq, t, c, enemy_royal, &threats)
         if h:
             hits += h
             attackers += 1
@@ -625,7 +673,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         bonus += e.w[W_PIECE_PAIR]
     if attackers >= 2:
         bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
-    return bonus + e.w[W_MOBILITY] * reach
+    return bonus + e.w[W_MOBILITY] * reach + e.w[W_PIECE_THREAT] * threats
 
 
 cdef inline int pawn_threats(const Position* p, const EvalInfo* e, int sq, int c) noexcept nogil:
@@ -637,6 +685,43 @@ cdef inline int pawn_threats(const Position* p, const EvalInfo* e, int sq, int c
                 and not e.royal[cell & TYPE_MASK]:
             n += 1
     return n
+
+
+cdef inline int royal_distance(const Rules* r, int a, int b) noexcept nogil:
+    """Royal (Chebyshev) distance between squares a and b."""
+    return imax(iabs(r.sq_row[a] - r.sq_row[b]), iabs(r.sq_file[a] - r.sq_file[b]))
+
+
+cdef int passer_terms(const Position* p, const Rules* r, const EvalInfo* e, int c, int files,
+                      int own_royal, int enemy_royal, int opponent_phase) noexcept nogil:
+    """Colour c's passed pawns (the most advanced pawn on each file of `files`): a free
+    square in front, scaled up as the opponent's pieces go, and in the end game the
+    royals' distances to that square."""
+    cdef int k, sq, to, steps, factor, free_path = 0, kings = 0
+    cdef int forward = -STRIDE if c == 0 else STRIDE
+    cdef int own_pawn = (1 + c) | colour_bit(c)
+    for k in range(p.pcount[c]):
+        sq = p.plist[c][k]
+        if (p.sq[sq] & TYPE_MASK) != 1 + c or not (files >> r.sq_file[sq]) & 1:
+            continue
+        to = sq + forward
+        while p.sq[to] != EDGE and (p.sq[to] & (TYPE_MASK | COLOUR_MASK)) != own_pawn:
+            to += forward
+        if p.sq[to] != EDGE:
+            continue            # a pawn of its own further up the file is the passer
+        steps = steps_to_promotion(r, c, r.sq_row[sq])
+        if not 0 < steps < 8:
+            continue
+        factor = PASSER_FACTOR[steps]
+        to = sq + forward
+        if p.sq[to] == EMPTY:
+            free_path += factor
+        if own_royal >= 0:
+            kings -= factor * e.w[W_PASSER_OWN_KING] * imin(royal_distance(r, own_royal, to), PASSER_KING_REACH)
+        if enemy_royal >= 0:
+            kings += factor * e.w[W_PASSER_ENEMY_KING] * imin(royal_distance(r, enemy_royal, to), PASSER_KING_REACH)
+    return (free_path * e.w[W_PASSER_FREE] * (512 - opponent_phase) // 256
+            + kings * (256 - opponent_phase) // 256)
 
 
 cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:
@@ -706,6 +791,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         pawn_files[1] = pawn_entry.pawn_files[1]
         for c in range(2):
             score[c] += pawn_entry.structure[c] + pawn_entry.passed[c] * (512 - phase[1 - c]) // 256
+            if pawn_entry.passed_files[c]:
+                score[c] += passer_terms(p, r, e, c, pawn_entry.passed_files[c], royal_sq[c],
+                                         royal_sq[1 - c], phase[1 - c])
 
     # royal safety / activity, blended by the opponent's material
     for c in range(2):
@@ -726,6 +814,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             piece = p.sq[sq + f + k]
             if piece != EDGE and piece != EMPTY and colour_of(piece) == c:
                 bonus += e.w[W_KING_SHELTER]
+        for k in range(imax(r.sq_file[sq] - 1, 0), imin(r.sq_file[sq] + 2, r.width)):
+            if not (pawn_files[c] >> k) & 1:
+                bonus -= e.w[W_KING_OPEN_FILE]
         score[c] += bonus * phase[1 - c] // 256
         score[c] += e.w[W_KING_CENTRE] * e.centre[sq] * (256 - phase[1 - c]) // 256
         if hand_units[1 - c]:
@@ -753,8 +844,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     loser = 1 - winner
     if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \
             and royal_sq[0] >= 0 and royal_sq[1] >= 0:
-        dist = imax(iabs(r.sq_row[royal_sq[0]] - r.sq_row[royal_sq[1]]),
-                    iabs(r.sq_file[royal_sq[0]] - r.sq_file[royal_sq[1]]))
+        dist = royal_distance(r, royal_sq[0], royal_sq[1])
         bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
         total += bonus if winner == 0 else -bonus
     elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:

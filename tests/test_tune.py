@@ -169,13 +169,50 @@ def test_material_fit_keeps_the_tables(chess, tmp_path):
     assert weights["material_mg_n"] > start + 100
 
 
+def term_change(chess, fens: list, weight: str, value: int) -> list:
+    """How much each position's evaluation changes when `weight` goes from 0 to value."""
+    positions = evaluate.PositionSet(chess, fens)
+    evaluate.set_weights(chess, {weight: 0})
+    before = positions.evaluate()
+    evaluate.set_weights(chess, {weight: value})
+    return [a - b for a, b in zip(positions.evaluate(), before)]
+
+
 def test_pawn_threat_counts_pieces_a_pawn_attacks(chess):
     """pawn_threat: e4 attacks the knight on d5 (a pawn on e3 does not); from Black's
     side the same position scores the bonus against it."""
-    positions = evaluate.PositionSet(chess, ["4k3/p7/8/3n4/4P3/8/P7/R3K3 w - - 0 1",
-                                             "4k3/p7/8/3n4/8/4P3/P7/R3K3 w - - 0 1",
-                                             "4k3/p7/8/3n4/4P3/8/P7/R3K3 b - - 0 1"])
-    evaluate.set_weights(chess, {"pawn_threat": 0})
-    before = positions.evaluate()
-    evaluate.set_weights(chess, {"pawn_threat": 50})
-    assert [a - b for a, b in zip(positions.evaluate(), before)] == [50, 0, -50]
+    assert term_change(chess, ["4k3/p7/8/3n4/4P3/8/P7/R3K3 w - - 0 1",
+                               "4k3/p7/8/3n4/8/4P3/P7/R3K3 w - - 0 1",
+                               "4k3/p7/8/3n4/4P3/8/P7/R3K3 b - - 0 1"], "pawn_threat", 50) == [50, 0, -50]
+
+
+def test_pawn_structure_terms(chess):
+    """pawn_supported counts e3 defending d4 (d4 and e4 side by side are no support);
+    pawn_phalanx counts the pair d4-e4 once."""
+    fens = ["4k3/8/8/8/3P4/4P3/8/4K3 w - - 0 1", "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1"]
+    assert term_change(chess, fens, "pawn_supported", 20) == [20, 0]
+    assert term_change(chess, fens, "pawn_phalanx", 20) == [0, 20]
+
+
+def test_piece_threat_counts_attacks_on_greater_pieces(chess):
+    """The knight on e3 attacks the rook on d5; the bishop on e3 attacks a knight on c5,
+    worth less than THREAT_GAP more than the bishop: no threat."""
+    assert term_change(chess, ["4k3/p7/8/3r4/8/4N3/P7/4K3 w - - 0 1",
+                               "4k3/p7/8/2n5/8/4B3/P7/4K3 w - - 0 1"], "piece_threat", 30) == [30, 0]
+
+
+def test_king_open_file_in_the_middle_game(chess):
+    """White's king on e1 without pawns on the d and e files: two open files, at full
+    middle-game weight (Black has all its pieces)."""
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPP2PPP/RNBQKBNR w KQkq - 0 1"
+    assert term_change(chess, [fen], "king_open_file", 10) == [-20]
+
+
+def test_passed_pawn_path_and_royal_distances(chess):
+    """The passer on d5 (3 steps: PASSER_FACTOR 3), d6 empty, the white king 5 steps from
+    d6 and the black one 1; the free path counts double with Black's pieces gone. The
+    pawn behind it on d4 is not a second passer."""
+    fens = ["8/4k3/8/3P4/8/8/8/K7 w - - 0 1", "8/4k3/8/3P4/3P4/8/8/K7 w - - 0 1"]
+    assert term_change(chess, fens, "passer_free", 10) == [60, 60]
+    assert term_change(chess, fens, "passer_own_king", 4) == [-60, -60]
+    assert term_change(chess, fens, "passer_enemy_king", 4) == [12, 12]
