@@ -154,6 +154,11 @@ cdef inline int empty_neighbours(const Position* p, int sq) noexcept nogil:
             + (p.sq[sq + STRIDE - 1] == EMPTY) + (p.sq[sq + STRIDE] == EMPTY) + (p.sq[sq + STRIDE + 1] == EMPTY))
 
 
+cdef inline int is_pawn_of(int cell, int c) noexcept nogil:
+    """Is the cell's piece colour c's pawn (type 1 + c, Fairy-Max's numbering)?"""
+    return (cell & (TYPE_MASK | COLOUR_MASK)) == ((1 + c) | colour_bit(c))
+
+
 cdef inline int near_royal(int sq, int royal) noexcept nogil:
     """Is sq the royal's square or next to it?"""
     cdef int d = sq - royal + ROYAL_ZONE_REACH
@@ -540,7 +545,7 @@ cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* 
                      int* passed, int* passed_files) noexcept nogil:
     """Per colour: doubled, isolated, supported and side-by-side pawns, passed-pawn
     bonuses before their scaling by the opponent's material, and the passed files."""
-    cdef int c, k, j, sq, f, row, n, bonus, steps, own_pawn
+    cdef int c, k, j, sq, f, row, n, bonus, steps
     cdef int pawn_count[2][16]
     cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
     cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
@@ -553,16 +558,15 @@ cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* 
             pawn_front[c][f] = 99 if c == 0 else -99
             pawn_back[c][f] = -99 if c == 0 else 99
     for c in range(2):
-        own_pawn = (1 + c) | colour_bit(c)
         for k in range(p.pcount[c]):
             sq = p.plist[c][k]
             if (p.sq[sq] & TYPE_MASK) != 1 + c:
                 continue
             for j in range(e.pawn_captures[c]):
-                if (p.sq[sq - e.pawn_capture_step[c][j]] & (TYPE_MASK | COLOUR_MASK)) == own_pawn:
+                if is_pawn_of(p.sq[sq - e.pawn_capture_step[c][j]], c):
                     structure[c] += e.w[W_PAWN_SUPPORTED]
                     break
-            if (p.sq[sq + 1] & (TYPE_MASK | COLOUR_MASK)) == own_pawn:
+            if is_pawn_of(p.sq[sq + 1], c):
                 structure[c] += e.w[W_PAWN_PHALANX]
             f = r.sq_file[sq]
             row = r.sq_row[sq]
@@ -699,13 +703,12 @@ cdef int passer_terms(const Position* p, const Rules* r, const EvalInfo* e, int 
     royals' distances to that square."""
     cdef int k, sq, to, steps, factor, free_path = 0, kings = 0
     cdef int forward = -STRIDE if c == 0 else STRIDE
-    cdef int own_pawn = (1 + c) | colour_bit(c)
     for k in range(p.pcount[c]):
         sq = p.plist[c][k]
         if (p.sq[sq] & TYPE_MASK) != 1 + c or not (files >> r.sq_file[sq]) & 1:
             continue
         to = sq + forward
-        while p.sq[to] != EDGE and (p.sq[to] & (TYPE_MASK | COLOUR_MASK)) != own_pawn:
+        while p.sq[to] != EDGE and not is_pawn_of(p.sq[to], c):
             to += forward
         if p.sq[to] != EDGE:
             continue            # a pawn of its own further up the file is the passer
