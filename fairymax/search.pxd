@@ -27,6 +27,7 @@ cdef struct SearchState:
     move_t counter[32][NSQ]     # the quiet reply that last refuted [piece][to]
     move_t played[MAX_PLY]      # the move made at each ply (0: a null move)
     int played_piece[MAX_PLY]   # its piece index (piece_index)
+    move_t excluded[MAX_PLY]    # a move each ply's node leaves out (0: none; singular test)
     move_t pv[MAX_PLY][MAX_PLY] # triangular PV array
     int pv_len[MAX_PLY]
     uint64_t nodes

@@ -98,6 +98,9 @@ cdef enum:
     ASPIRATION = 35             # initial half-width of the root window
     MAX_HARD_MS = 1000000000    # longer time limits are no limit (and would overflow)
     NULL_MOVE_PIECES = 2        # fewer pieces (besides pawns and royals): zugzwang is common
+    SINGULAR_DEPTH = 8          # singular extension from this depth, when the hash move's
+    SINGULAR_SLACK = 3          # entry is at most this much shallower, and the others
+    SINGULAR_MARGIN = 2         # stay this much per ply below its score at half depth
     NO_EVAL = -INF - 1
 
 # Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
@@ -119,14 +122,15 @@ cdef enum:
                                 # and are not searched in quiescence
     F_RFP = 4096                # reverse futility pruning (static null move) near the leaves
     F_LMP = 8192                # late-move pruning of quiet moves near the leaves
-    F_ALL = 16383
+    F_SINGULAR = 16384          # singular extension of the hash move
+    F_ALL = 32767
     F_DEFAULT = F_ALL & ~F_IID_HASH
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
             "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY,
             "check_ext": F_CHECK_EXT, "bad_captures": F_BAD_CAPTURES, "rfp": F_RFP,
-            "lmp": F_LMP}
+            "lmp": F_LMP, "singular": F_SINGULAR}
 
 # Python-visible copies of the score constants (cdef enums are C only)
 globals().update({"MATE": <int>MATE, "INF": <int>INF, "MAX_PLY": <int>MAX_PLY,
@@ -549,7 +553,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
-    cdef int made
+    cdef int made, singular = 0, singular_beta
+    cdef move_t excluded = s.excluded[ply]  # searching the others than this (singular test)
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
     cdef int n_quiets
@@ -608,7 +613,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         static_eval = evaluate(p, r, &s.ev, alpha, beta)
         if qs and static_eval >= beta:
             return static_eval
-    if tt_probe(table_of(s, last), p.key, &entry):
+    if not excluded and tt_probe(table_of(s, last), p.key, &entry):
         hash_move = entry.move
         tt_score = score_from_tt(entry.score, ply)
         bound = entry.gen_bound & 3
@@ -639,6 +644,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
     # null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
+            and not excluded
             and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] >= NULL_MOVE_PIECES):
         reduction = 3 if depth >= 6 else 2
         s.played[ply] = 0
@@ -651,6 +657,23 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             if score >= MATE_BOUND:
                 score = beta
             return score
+
+    # singular extension: a hash move that beats every other move by a margin, these
+    # searched to half the depth without it, is searched a ply deeper; if even the
+    # others reach beta with that margin, more than one move refutes, and the node fails high
+    if (features & F_SINGULAR and not qs and depth >= SINGULAR_DEPTH and hash_move
+            and entry.depth >= depth - SINGULAR_SLACK and entry.gen_bound & BOUND_LOWER
+            and -MATE_BOUND < tt_score < MATE_BOUND):
+        singular_beta = tt_score - SINGULAR_MARGIN * depth
+        s.excluded[ply] = hash_move
+        score = search(s, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, 0)
+        s.excluded[ply] = 0
+        if s.aborted:
+            return 0
+        if score < singular_beta:
+            singular = 1
+        elif singular_beta >= beta:
+            return singular_beta
 
     # 6. internal iterative deepening; it == 0 is quiescence
     pk.moves = s.moves + ply * MAX_MOVES
@@ -687,7 +710,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             m = best_move
             tried = m
         while True:
-            if m:
+            if m and m != excluded:
                 # -- search move m (list index i once generated)
                 piece = moving_piece(p, m)
                 victim = captured_type(p, m)
@@ -724,6 +747,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 if made:
                     legal += 1
                     new_depth = it - 1
+                    if singular and it == last and m == hash_move:
+                        new_depth += 1
                     if qs:
                         score = -search(s, -beta, -iter_alpha, -1, ply + 1, 1)
                     elif legal == 1 or not (features & F_PVS):
@@ -796,6 +821,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 break
         # 7. no legal move: mate or stalemate (futility prunes only after a legal move)
         if legal == 0 and not qs:
+            if excluded:
+                return alpha            # no other move: the excluded one is singular
             if in_chk:
                 best = mated_in(ply)
             else:
@@ -807,7 +834,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             bound |= BOUND_LOWER
         if best < beta:
             bound |= BOUND_UPPER
-        store(s, p.key, best_move, score_to_tt(best, ply), it, bound)
+        if not excluded:
+            store(s, p.key, best_move, score_to_tt(best, ply), it, bound)
         it += 1
     return best
 

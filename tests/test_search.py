@@ -6,7 +6,7 @@ import pytest
 
 from conftest import board_of
 from fairymax.board import Board
-from fairymax.search import MATE, Searcher, SearchInfo, static_exchange
+from fairymax.search import FEATURES, MATE, Searcher, SearchInfo, static_exchange
 from fairymax.evaluate import evaluate_board, init_psq
 
 MATE_BOUND = MATE - 200
@@ -203,6 +203,25 @@ def test_exclude_and_multipv():
     # lines after the first are searched one by one with their own windows, so their
     # scores may come out a few centipawns out of order; the best line comes first
     assert lines[0].score >= max(lines[1].score, lines[2].score)
+
+
+def test_singular_extension_changes_the_tree_and_keeps_results_sound():
+    """From depth 8 on a hash move that beats the others by a margin is searched a ply
+    deeper: the tree is not the one searched without it, and lines and mates stay right."""
+    board = board_at("normal", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    nodes = []
+    for singular in (True, False):
+        searcher = Searcher(8)
+        if not singular:
+            searcher.features &= ~FEATURES["singular"]
+        infos = [i for i in searcher.iterate(board, max_depth=9) if i.complete]
+        assert infos[-1].depth == 9
+        assert_pv_legal(board, infos[-1].pv)
+        nodes.append(searcher.nodes)
+    assert nodes[0] != nodes[1]
+    board = board_at("normal", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
+    info = search(board, 10)
+    assert best_text(board, info) == "f8c5" and info.score == MATE - 5
 
 
 def test_stop_from_another_thread():
