@@ -11,9 +11,14 @@ CI runs every depth up to NODE_BUDGET leaves; `pytest -m slow` runs the rest.
 """
 from __future__ import annotations
 
+import re
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from conftest import board_of
+from fairymax.board import Board
 from perft_data import chess_cases, drop_cases, fmax_rule_cases, variant_cases
 
 NODE_BUDGET = 1_000_000
@@ -99,3 +104,37 @@ def test_references_cover_every_case():
     """The budget leaves at least depth 1 of every reference line in the fast run."""
     for case in chess_cases() + variant_cases() + fmax_rule_cases() + drop_cases(DROP_VARIANTS):
         assert min(case.counts.values()) <= NODE_BUDGET, case.name
+
+
+# ---------------------------------------------------------------- courier: Sjaak II's counts
+
+SJAAKII = "/usr/games/sjaakii"
+SJAAKII_COURIER = Path(__file__).resolve().parent.parent / "scripts" / "sjaakii_courier.cfg"
+# the start, positions with promotions (plain and capturing) and with the short leapers,
+# and a made-up middle game
+COURIER_FENS = [
+    "rnebmkfwbenr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNEBMKFWBENR w - - 0 1",
+    "4k7/1P9p/12/12/12/12/p10P/5K6 w - - 0 1",
+    "2r1k7/1P9p/12/12/12/12/p10P/1N3K6 b - - 0 1",
+    "5k2w3/12/12/4E7/12/12/2W9/5K2M3 w - - 0 1",
+    "r1eb1k1w1enr/p1p1pppppp1p/1p1n2f5/3p4b1p1/3P2m5/1PN1P1F1B3/P1P2PPPPPPP/R1E1MKBW1ENR w - - 0 1",
+]
+
+
+def courier_board(fen: str) -> Board:
+    board = Board.from_name("courier")
+    board.set_fen(fen)
+    return board
+
+
+@pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
+def test_courier_perft_agrees_with_sjaakii():
+    """Sjaak II, given scripts/sjaakii_courier.cfg, counts the same courier moves: the
+    file that makes it a valid courier opponent in matches."""
+    commands = "variant courier\n" + "".join(f"setboard {fen}\nperft 3\n" for fen in COURIER_FENS)
+    out = subprocess.run([SJAAKII, str(SJAAKII_COURIER)], input=commands + "quit\n",
+                         capture_output=True, text=True, timeout=120).stdout
+    out = re.sub(r"\x1b\[[0-9;]*m", "", out)        # its colour codes
+    theirs = [int(n) for n in re.findall(r"(?m)^(?:#.*> )?\s*3\s+(\d+)\s+[0-9.]+\s+[0-9.]+nps", out)]
+    ours = [courier_board(fen).perft(3) for fen in COURIER_FENS]
+    assert theirs == ours
