@@ -54,20 +54,20 @@ from fairymax.board cimport Position, Board
 # The tunable weights (centipawns, or percent of a table), in EvalInfo.w[W_...] order;
 # a variant's weights file (fairymax/weights/VARIANT.txt, made by `python -m fairymax
 # tune fit`) overrides them, and adds `material_X` values for its piece letters.  The
-# terms from open_file to king_attack are 0 unless a fit set them: with hand-set values
-# they measured neutral in capablanca and -35 +- 72 Elo in shatranj (40 games each), so
-# a variant without a weights file evaluates as before they existed.
+# terms that every fit so far gave the same sign (chess, capablanca, and the
+# Fairy-Stockfish-labelled fits of shatranj, makruk and courier in results/) default to
+# the median of those fits; the others keep hand-set values, or 0 where the fits disagree.
 WEIGHT_DEFAULTS = {
     "centre_spread": 30,    # centralised piece: corner to centre difference
     "doubled": 12,
     "isolated": 10,
-    "mobility": 2,          # per reachable square
+    "mobility": 3,          # per reachable square
     "king_home": 12,        # middle game, per rank away from home
     "king_shelter": 8,      # middle game, per own piece right in front of the royal
     "king_centre": 2,       # end game, per unit of centre closeness (0..16)
-    "open_file": 0,         # rook-like slider on a file without pawns
-    "semi_open_file": 0,    # ... without own pawns
-    "seventh_rank": 0,      # rook-like slider on the rank in front of the enemy's back
+    "open_file": 28,        # rook-like slider on a file without pawns
+    "semi_open_file": 12,   # ... without own pawns
+    "seventh_rank": 36,     # rook-like slider on the rank in front of the enemy's back
                             # rank while the enemy royal is on it
     "piece_pair": 0,        # two colour-bound pieces of a type on both colours
     "king_attack": 0,       # percent of the KING_ATTACK table
@@ -75,16 +75,16 @@ WEIGHT_DEFAULTS = {
     "advance": 100,         # percent of the ADVANCE table
     "drop_threat": 8,       # drop games: per empty square next to the royal, at full
                             # enemy hand (DROP_THREAT_CAP units: a pawn 1, a piece 2)
-    "pawn_threat": 0,       # per enemy piece (not pawn or royal) a pawn attacks
+    "pawn_threat": 14,      # per enemy piece (not pawn or royal) a pawn attacks
     "pawn_supported": 0,    # per pawn an own pawn defends
     "pawn_phalanx": 0,      # per pair of own pawns side by side
-    "passer_free": 0,       # passed pawn with an empty square in front (x PASSER_FACTOR)
-    "passer_own_king": 0,   # end game: per step from the own royal to the square in front
+    "passer_free": 2,       # passed pawn with an empty square in front (x PASSER_FACTOR)
+    "passer_own_king": 2,   # end game: per step from the own royal to the square in front
                             # of a passed pawn, a penalty (x PASSER_FACTOR; steps counted
                             # up to PASSER_KING_REACH)
-    "passer_enemy_king": 0, # end game: per step from the enemy royal to it, a bonus
-    "piece_threat": 0,      # per enemy piece attacked by a piece worth THREAT_GAP less
-    "king_open_file": 0,    # middle game: per file at or next to the royal without own pawn
+    "passer_enemy_king": 2, # end game: per step from the enemy royal to it, a bonus
+    "piece_threat": 15,     # per enemy piece attacked by a piece worth THREAT_GAP less
+    "king_open_file": 15,   # middle game: per file at or next to the royal without own pawn
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
