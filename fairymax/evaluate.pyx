@@ -53,10 +53,13 @@ from fairymax.board cimport Position, Board
 
 # The tunable weights (centipawns, or percent of a table), in EvalInfo.w[W_...] order;
 # a variant's weights file (fairymax/weights/VARIANT.txt, made by `python -m fairymax
-# tune fit`) overrides them, and adds `material_X` values for its piece letters.  The
-# terms that every fit so far gave the same sign (chess, capablanca, and the
-# Fairy-Stockfish-labelled fits of shatranj, makruk and courier in results/) default to
-# the median of those fits; the others keep hand-set values, or 0 where the fits disagree.
+# tune fit`) overrides them, and adds `material_X` values for its piece letters.
+# Mobility, the rook-like slider terms, the threats, the open file at the royal and the
+# passer's free square and royal distances take the median, rounded down, of the fits
+# that have them (chess, capablanca, and the Fairy-Stockfish-labelled shatranj, makruk
+# and courier fits in results/), none of which made them negative.  piece_pair and
+# king_attack stay 0 (two and four of those fits left them at 0), pawn_supported and
+# pawn_phalanx too (fits of both signs); the rest keep their hand-set values.
 WEIGHT_DEFAULTS = {
     "centre_spread": 30,    # centralised piece: corner to centre difference
     "doubled": 12,

@@ -662,7 +662,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     # searched to half the depth without it, is searched a ply deeper; if even the
     # others reach beta with that margin, more than one move refutes, and the node fails high
     if (features & F_SINGULAR and not qs and depth >= SINGULAR_DEPTH and hash_move
-            and entry.depth >= depth - SINGULAR_SLACK and entry.gen_bound & BOUND_LOWER
+            and entry.depth >= depth - SINGULAR_SLACK and bound & BOUND_LOWER
             and -MATE_BOUND < tt_score < MATE_BOUND):
         singular_beta = tt_score - SINGULAR_MARGIN * depth
         s.excluded[ply] = hash_move

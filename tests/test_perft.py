@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from conftest import board_of
-from fairymax.board import Board
 from perft_data import chess_cases, drop_cases, fmax_rule_cases, variant_cases
 
 NODE_BUDGET = 1_000_000
@@ -121,14 +120,8 @@ COURIER_FENS = [
 ]
 
 
-def courier_board(fen: str) -> Board:
-    board = Board.from_name("courier")
-    board.set_fen(fen)
-    return board
-
-
 @pytest.mark.skipif(not Path(SJAAKII).exists(), reason="needs sjaakii")
-def test_courier_perft_agrees_with_sjaakii():
+def test_courier_perft_agrees_with_sjaakii(ours):
     """Sjaak II, given scripts/sjaakii_courier.cfg, counts the same courier moves: the
     file that makes it a valid courier opponent in matches."""
     commands = "variant courier\n" + "".join(f"setboard {fen}\nperft 3\n" for fen in COURIER_FENS)
@@ -136,5 +129,4 @@ def test_courier_perft_agrees_with_sjaakii():
                          capture_output=True, text=True, timeout=120).stdout
     out = re.sub(r"\x1b\[[0-9;]*m", "", out)        # its colour codes
     theirs = [int(n) for n in re.findall(r"(?m)^(?:#.*> )?\s*3\s+(\d+)\s+[0-9.]+\s+[0-9.]+nps", out)]
-    ours = [courier_board(fen).perft(3) for fen in COURIER_FENS]
-    assert theirs == ours
+    assert theirs == [board_of(ours, "courier", fen).perft(3) for fen in COURIER_FENS]
