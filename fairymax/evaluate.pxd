@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Static evaluation driven by variant data (see evaluate.pyx for the terms)."""
-from libc.stdint cimport int16_t, uint16_t
+from libc.stdint cimport int16_t, uint16_t, int32_t
 from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
@@ -8,6 +8,8 @@ from fairymax.board cimport Position
 cdef enum:
     PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each)
     PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
+    SCORE_CACHE_SIZE = 1 << 16          # entries (16 bytes each)
+    SCORE_CACHE_MASK = SCORE_CACHE_SIZE - 1
 
 cdef struct PawnEntry:
     key_t key                   # Position.pawn_key
@@ -16,9 +18,10 @@ cdef struct PawnEntry:
     uint16_t pawn_files[2]      # bit f set: the colour has a pawn on file f
     uint16_t passed_files[2]    # bit f set: the colour's most advanced pawn on file f is passed
 
-cdef class PawnCache:
-    cdef PawnEntry* entries
-    cdef void clear(self) noexcept
+cdef struct ScoreEntry:
+    key_t key                   # Position.key
+    int32_t partial             # White's view without the piece terms (see evaluate)
+    int32_t full                # White's view, all terms; SCORE_UNKNOWN until computed
 
 cdef enum:
     MAX_PAWN_CAPTURES = 8
@@ -31,7 +34,8 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_OPEN_FILE, N_WEIGHTS
 
 cdef struct EvalInfo:
-    PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by a PawnCache)
+    PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)
+    ScoreEntry* score_cache     # SCORE_CACHE_SIZE entries (owned by an EvalCache)
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
     int has_spares
@@ -59,6 +63,11 @@ cdef struct EvalInfo:
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int w[N_WEIGHTS]            # the variant's weights (W_MOBILITY 0: no mobility term)
     int lazy_margin             # lazy evaluation skips the slow terms outside this margin
+
+cdef class EvalCache:
+    cdef PawnEntry* pawns
+    cdef ScoreEntry* scores
+    cdef void attach(self, EvalInfo* e) noexcept
 
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil

@@ -38,7 +38,9 @@ EvalInfo.w and Rules.psq.
 Lazy evaluation, in two stages: the per-call terms are skipped when the
 incremental score is outside [alpha - lazy_margin, beta + lazy_margin], and
 the piece terms, the slowest, when the score without them is outside
-[alpha - SLOW_TERMS_MARGIN, beta + SLOW_TERMS_MARGIN].
+[alpha - SLOW_TERMS_MARGIN, beta + SLOW_TERMS_MARGIN].  Both scores are kept in a
+cache by Position.key (EvalCache), so that a position evaluated again takes the same
+exits without the work.
 """
 from array import array
 
@@ -99,6 +101,7 @@ cdef enum:
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
     LAZY_MARGIN = 250
+    SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     SLOW_TERMS_MARGIN = 120 # mobility (80 covered 99.9% of chess and capablanca positions)
                             # plus the piece terms and king attack below
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
@@ -481,20 +484,28 @@ cdef inline int step_parity(int step):
     return ((step - file) // STRIDE + file) & 1
 
 
-cdef class PawnCache:
-    """Owner of the pawn-structure cache that an EvalInfo points to."""
+cdef class EvalCache:
+    """Owner of the caches that an EvalInfo points to: pawn-structure terms by
+    Position.pawn_key, and scores by Position.key (a node searched again, in the next
+    iteration of its parent's deepening loop, evaluates the same position again)."""
 
     def __cinit__(self):
-        self.entries = <PawnEntry*>calloc(PAWN_CACHE_SIZE, sizeof(PawnEntry))
-        if self.entries == NULL:
-            raise MemoryError("cannot allocate the pawn cache")
+        self.pawns = <PawnEntry*>calloc(PAWN_CACHE_SIZE, sizeof(PawnEntry))
+        self.scores = <ScoreEntry*>calloc(SCORE_CACHE_SIZE, sizeof(ScoreEntry))
+        if self.pawns == NULL or self.scores == NULL:
+            raise MemoryError("cannot allocate the evaluation caches")
 
     def __dealloc__(self):
-        free(self.entries)
+        free(self.pawns)
+        free(self.scores)
 
-    cdef void clear(self) noexcept:
-        """Forget every entry (pawn keys of another variant would mean other terms)."""
-        memset(self.entries, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
+    cdef void attach(self, EvalInfo* e) noexcept:
+        """Empty both caches (other weights or another variant would mean other terms)
+        and make them e's."""
+        memset(self.pawns, 0, PAWN_CACHE_SIZE * sizeof(PawnEntry))
+        memset(self.scores, 0, SCORE_CACHE_SIZE * sizeof(ScoreEntry))
+        e.pawn_cache = self.pawns
+        e.score_cache = self.scores
 
 
 cdef inline int threatens(const Position* p, const EvalInfo* e, int to, int own, int worth) noexcept nogil:
@@ -762,6 +773,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int fast = taper(p.psq_score, game_phase(p, r, e))
     cdef int total, partial, winner, loser, dist
     cdef int hand_units[2]          # drop games: what each side could drop (pawn 1, piece 2)
+    cdef ScoreEntry* cached
 
     # spare royals (Spartan kings) are worth |value| each beyond the first
     if e.has_spares:
@@ -773,6 +785,16 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 
     if fast + e.lazy_margin <= alpha or fast - e.lazy_margin >= beta:
         return fast
+
+    # the score cache holds what the code below computes, so a hit takes the same exits
+    cached = e.score_cache + (p.key & SCORE_CACHE_MASK)
+    if cached.key == p.key:
+        if p.type_count[0][1] and p.type_count[1][2]:
+            partial = cached.partial if p.stm == 0 else -cached.partial
+            if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
+                return partial
+        if cached.full != SCORE_UNKNOWN:
+            return cached.full if p.stm == 0 else -cached.full
 
     for c in range(2):
         score[c] = 0
@@ -830,6 +852,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
                          * imin(hand_units[1 - c], DROP_THREAT_CAP) // DROP_THREAT_CAP)
 
     total = score[0] - score[1] + (fast if p.stm == 0 else -fast)     # White's view
+    cached.key = p.key
+    cached.partial = total
+    cached.full = SCORE_UNKNOWN
 
     # the slow terms, unless the rest decides: with pawns on both sides neither the
     # mop-up nor the drawish scale below applies, so the score is final
@@ -844,18 +869,17 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 
     # mop-up against a bare royal; drawish material without pawns (neither in drop
     # games, where captured pieces come back)
-    if r.drops:
-        return total if p.stm == 0 else -total
-    winner = 0 if total > 0 else 1
-    loser = 1 - winner
-    if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \
-            and royal_sq[0] >= 0 and royal_sq[1] >= 0:
-        dist = royal_distance(r, royal_sq[0], royal_sq[1])
-        bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
-        total += bonus if winner == 0 else -bonus
-    elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
-        total = total // 4
-
+    if not r.drops:
+        winner = 0 if total > 0 else 1
+        loser = 1 - winner
+        if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \
+                and royal_sq[0] >= 0 and royal_sq[1] >= 0:
+            dist = royal_distance(r, royal_sq[0], royal_sq[1])
+            bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
+            total += bonus if winner == 0 else -bonus
+        elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
+            total = total // 4
+    cached.full = total
     return total if p.stm == 0 else -total
 
 
@@ -891,14 +915,14 @@ cdef class PositionSet:
         """Full static evaluations (side to move's view) with the variant's current
         weights: the tuner's inner loop."""
         cdef EvalInfo info
-        cdef PawnCache cache = PawnCache()
+        cdef EvalCache cache = EvalCache()
         cdef const Rules* r = &self.variant.rules
         cdef Position* p
         cdef int i
         cdef list scores = []
         init_psq(self.variant)
         eval_info_init(&info, self.variant)
-        info.pawn_cache = cache.entries
+        cache.attach(&info)
         for i in range(self.count):
             p = <Position*>(self.data + i * self.stride)
             p.psq_score = psq_total(p, r)
@@ -949,9 +973,9 @@ cdef class PositionSet:
 def evaluate_board(Board board):
     """Static evaluation of `board` for the side to move (full, not lazy); for tests and tuning."""
     cdef EvalInfo info
-    cdef PawnCache cache = PawnCache()
+    cdef EvalCache cache = EvalCache()
     init_psq(board.variant)
     eval_info_init(&info, board.variant)
-    info.pawn_cache = cache.entries
+    cache.attach(&info)
     board.pos.psq_score = psq_total(&board.pos, board.rules)
     return evaluate(&board.pos, board.rules, &info, -100000, 100000)

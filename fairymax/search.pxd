@@ -5,7 +5,7 @@ from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES
 from fairymax.variant cimport Rules
 from fairymax.board cimport Position, Board
 from fairymax.tt cimport TTable, TT
-from fairymax.evaluate cimport EvalInfo, PawnCache
+from fairymax.evaluate cimport EvalInfo, EvalCache
 
 cdef enum:
     MAX_PLY = 100
@@ -46,7 +46,7 @@ cdef class Searcher
 cdef class SearchHelper:
     cdef SearchState s
     cdef TT qtt_owner
-    cdef PawnCache pawn_cache
+    cdef EvalCache eval_cache
     cdef Board board            # its own copy of the root position
     cdef int lead               # plies ahead of the main thread's iteration
     cdef const int* main_depth  # the main thread's current iteration depth
@@ -64,7 +64,7 @@ cdef class Searcher:
     cdef SearchState s
     cdef TT tt_owner
     cdef TT qtt_owner
-    cdef PawnCache pawn_cache
+    cdef EvalCache eval_cache
     cdef Board board            # private copy of the position being searched
     cdef public int features    # F_* bits (search.FEATURES); see F_DEFAULT
     cdef list helpers           # SearchHelper per extra thread (Lazy SMP)

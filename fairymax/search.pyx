@@ -51,7 +51,7 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
                              moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
-from fairymax.evaluate cimport (EvalInfo, PawnCache, eval_info_init, evaluate, psq_total,
+from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
                                W_MOBILITY)
 from fairymax.evaluate import init_psq
 
@@ -902,7 +902,7 @@ cdef void free_move_lists(SearchState* s) noexcept:
 
 cdef class SearchHelper:
     """A Lazy SMP helper thread: the same search on its own copy of the root, with its
-    own move stack, killers, histories, quiescence table and pawn cache; the main hash
+    own move stack, killers, histories, quiescence table and evaluation caches; the main hash
     table is shared (lockless, see tt.pxd).  Helper k keeps 1 + k % 2 plies ahead of
     the main thread's iteration, so that the main thread finds deeper results in the
     table instead of the same ones, and searches the main thread's best move first.
@@ -911,7 +911,7 @@ cdef class SearchHelper:
 
     def __cinit__(self, int index):
         self.qtt_owner = TT(kb=QS_HASH_KB)
-        self.pawn_cache = PawnCache()
+        self.eval_cache = EvalCache()
         alloc_move_lists(&self.s)
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
@@ -930,8 +930,7 @@ cdef class SearchHelper:
         cdef int i
         self.board = board.copy()
         memcpy(&self.s.ev, &main.s.ev, sizeof(EvalInfo))
-        self.pawn_cache.clear()
-        self.s.ev.pawn_cache = self.pawn_cache.entries
+        self.eval_cache.attach(&self.s.ev)
         self.s.pos = &self.board.pos
         self.s.pos.psq_score = psq_total(self.s.pos, self.board.rules)
         self.s.pos.root_ply = self.s.pos.ply
@@ -1002,7 +1001,7 @@ cdef class Searcher:
     def __cinit__(self, size_t hash_mb=64):
         self.tt_owner = TT(hash_mb)
         self.qtt_owner = TT(kb=QS_HASH_KB)
-        self.pawn_cache = PawnCache()
+        self.eval_cache = EvalCache()
         alloc_move_lists(&self.s)
         self.s.tt = &self.tt_owner.t
         self.s.qtt = &self.qtt_owner.t
@@ -1155,8 +1154,7 @@ cdef class Searcher:
         p.psq_score = psq_total(p, rr)
         p.root_ply = p.ply
         eval_info_init(&s.ev, board.variant)
-        self.pawn_cache.clear()
-        s.ev.pawn_cache = self.pawn_cache.entries
+        self.eval_cache.attach(&s.ev)
         if not (self.features & F_MOBILITY):
             s.ev.w[W_MOBILITY] = 0
         s.pos = p

@@ -7,7 +7,7 @@ import pytest
 from conftest import board_of
 from fairymax.board import Board
 from fairymax.search import FEATURES, MATE, Searcher, SearchInfo, static_exchange
-from fairymax.evaluate import evaluate_board, init_psq
+from fairymax.evaluate import evaluate_board, forget_weights, init_psq, set_weights
 
 MATE_BOUND = MATE - 200
 
@@ -17,6 +17,12 @@ def board_at(variant, fen=None):
     if fen:
         board.set_fen(fen)
     return board
+
+
+@pytest.fixture
+def chess_weights_restored():
+    yield
+    forget_weights(Board.from_name("normal").variant)
 
 
 def search(board, depth, **kw):
@@ -178,6 +184,23 @@ def test_node_count_is_reproducible_and_limits_hold():
     infos = list(c.iterate(board, max_nodes=3000))
     assert infos and c.nodes <= 3000
     assert infos[-1].pv[0] in board.legal_moves()
+
+
+def test_a_searcher_forgets_scores_of_other_weights(chess_weights_restored):
+    """The evaluation caches live as long as the searcher: scores from before a change of
+    weights must not come back after it."""
+    board = board_at("normal", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    reused = Searcher(8)
+    for _ in reused.iterate(board, max_depth=6):
+        pass
+    set_weights(board.variant, {"mobility": 20, "open_file": 80})
+    reused.clear()
+    for _ in reused.iterate(board, max_depth=6):
+        pass
+    fresh = Searcher(8)
+    for _ in fresh.iterate(board, max_depth=6):
+        pass
+    assert reused.nodes == fresh.nodes
 
 
 def test_board_is_not_modified_and_infos_are_ordered():
