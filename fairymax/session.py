@@ -127,6 +127,7 @@ class SearchJob:
         self.start = time.monotonic()       # reset on a ponder hit
         self.stop_flag = False
         self.best = None                    # last SearchInfo of the first line with a PV
+        self.scale = timeman.SoftLimitScale()   # of the soft limit, from the first line
         self.last = None                    # last SearchInfo
         self.thread: Optional[threading.Thread] = None
         self.timer: Optional[threading.Timer] = None
@@ -139,9 +140,10 @@ class SearchJob:
         if self.kind != "think":
             return False
         lim = self.limits
-        if lim.soft_ms is not None and self.elapsed_ms() >= lim.soft_ms:
+        factor = self.scale.factor()
+        if lim.soft_ms is not None and self.elapsed_ms() >= lim.soft_ms * factor:
             return True
-        if lim.soft_nodes is not None and info.nodes >= lim.soft_nodes:
+        if lim.soft_nodes is not None and info.nodes >= lim.soft_nodes * factor:
             return True
         return False
 
@@ -612,6 +614,7 @@ class Session:
                 job.last = info
                 if info.pv and info.multipv == 1:
                     job.best = info             # the first line of a multi-PV search
+                    job.scale.update(info.pv[0], info.score, info.complete)
                 if info.pv:
                     self.report(job, info)
                 if job.stop_flag or job.soft_limit_reached(info):

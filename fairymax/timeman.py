@@ -20,6 +20,10 @@ Policy, in short:
 - No time control received since start-up: with `sd` (python-chess's
   Limit(depth=...) sends only that) no time limit at all; with nothing, a few
   seconds per move.
+- The soft limit stretches with how unsettled the search is (SoftLimitScale): more
+  time while the best move keeps changing or the score falls, less once the best
+  move has held for several iterations.  Time saved on easy moves stays on the clock
+  for the hard ones.
 - UCI `go`: `movetime` as `st`, `wtime`/`btime` + `winc`/`binc` (+ `movestogo`) as a
   clock reading of `level`, `depth` and `nodes` as caps; nothing at all: no limit.
 Absurd input (zero or negative clocks, `st 0`) yields tiny limits, never an
@@ -39,6 +43,14 @@ MIN_HARD_MS = 1.0
 LATENCY_SHARE = 0.2         # without increment: reserve this much overhead per later move
 UNTIMED_SOFT_MS = 2000.0    # no `level`/`st`/`sd`/`nps` received at all
 UNTIMED_HARD_MS = 10000.0
+
+# the soft limit's factor by the completed iterations the best move has held (0: it
+# changed in the last one), and the rise per centipawn the score fell since the
+# iteration before, up to SCORE_DROP_MAX_FACTOR
+STABILITY_FACTORS = (1.8, 1.3, 1.1, 0.95, 0.85, 0.75)
+SCORE_DROP_FACTOR_PER_CP = 0.005
+SCORE_DROP_MAX_FACTOR = 1.5
+SCORE_DROP_IGNORED_BEYOND = 5000    # mate scores: a drop there says nothing of the time
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)")
 
@@ -91,6 +103,34 @@ class Limits:
     depth: Optional[int] = None
     nodes: Optional[int] = None
     soft_nodes: Optional[int] = None
+
+
+class SoftLimitScale:
+    """The factor on a search's soft limit, from what its iterations report."""
+
+    def __init__(self) -> None:
+        self.best_move = None
+        self.held = 0                       # completed iterations the best move has held
+        self.scores: list[int] = []         # of the completed iterations
+
+    def update(self, move: int, score: int, complete: bool) -> None:
+        """A report: the best move and score so far, from a completed iteration or from
+        inside one (a new best move that has not yet been searched to the end)."""
+        if move != self.best_move:
+            self.best_move = move
+            self.held = 0
+        elif complete:
+            self.held += 1
+        if complete:
+            self.scores.append(score)
+
+    def factor(self) -> float:
+        factor = STABILITY_FACTORS[min(self.held, len(STABILITY_FACTORS) - 1)]
+        if len(self.scores) >= 2:
+            before, now = self.scores[-2], self.scores[-1]
+            if max(abs(before), abs(now)) < SCORE_DROP_IGNORED_BEYOND and now < before:
+                factor *= min(1.0 + SCORE_DROP_FACTOR_PER_CP * (before - now), SCORE_DROP_MAX_FACTOR)
+        return factor
 
 
 class TimeManager:

@@ -3,7 +3,8 @@ import random
 
 import pytest
 
-from fairymax.timeman import Limits, TimeManager, parse_base_ms, parse_level
+from fairymax.timeman import (SCORE_DROP_MAX_FACTOR, STABILITY_FACTORS, Limits, SoftLimitScale,
+                              TimeManager, parse_base_ms, parse_level)
 
 
 @pytest.mark.parametrize("text, want", [
@@ -114,14 +115,16 @@ def test_never_flags_even_using_every_hard_limit(level, moves):
     assert simulate(tm, moves, latency_ms=10) > 0
 
 
+@pytest.mark.parametrize("factor", [1.0, STABILITY_FACTORS[0] * SCORE_DROP_MAX_FACTOR])
 @pytest.mark.parametrize("level", ["0 1 0", "0 0:10 0", "0 0:05 0"])
-def test_sudden_death_typical_usage_lasts_150_moves(level):
+def test_sudden_death_typical_usage_lasts_150_moves(level, factor):
+    """Even a search stretched by the largest soft-limit factor on every move."""
     tm = TimeManager(overhead_ms=50)
     tm.level(level)
     lowest = tm.clock_ms
     for _ in range(150):
         lim = tm.allot()
-        used = min(lim.soft_ms * 1.5, lim.hard_ms) + 5
+        used = min(lim.soft_ms * factor * 1.5, lim.hard_ms) + 5
         lowest = min(lowest, tm.clock_ms - used)
         tm.record_move(used)
     assert lowest > 0
@@ -171,3 +174,21 @@ def test_uci_go_limits():
     assert lim.hard_ms < last.hard_ms < 10000                # the last move before the control
     assert 0 < tm.for_go(clock_ms=-100).hard_ms <= 10
 
+
+
+def test_soft_limit_scale_follows_the_search():
+    scale = SoftLimitScale()
+    scale.update(11, 20, True)
+    changed = scale.factor()
+    for _ in range(8):
+        scale.update(11, 20, True)
+    settled = scale.factor()
+    assert settled < 1.0 < changed
+    scale.update(22, 20, False)             # a new best move inside an iteration
+    assert scale.factor() == changed
+    scale.update(22, 20, True)
+    scale.update(22, -60, True)             # the score falls 80 cp
+    assert scale.factor() > STABILITY_FACTORS[1]
+    scale.update(22, -60, True)
+    scale.update(22, -100000, True)         # being mated: no stretch for the drop
+    assert scale.factor() == STABILITY_FACTORS[4]
