@@ -58,10 +58,11 @@ from fairymax.board cimport Position, Board
 # tune fit`) overrides them, and adds `material_X` values for its piece letters.
 # Mobility, the rook-like slider terms, the threats, the open file at the royal and the
 # passer's free square and royal distances take the median, rounded down, of the fits
-# that have them (chess, capablanca, and the Fairy-Stockfish-labelled shatranj, makruk
-# and courier fits in results/), none of which made them negative.  piece_pair and
-# king_attack stay 0 (two and four of those fits left them at 0), pawn_supported and
-# pawn_phalanx too (fits of both signs); the rest keep their hand-set values.
+# that have them (chess, the first capablanca fit, and the Fairy-Stockfish-labelled
+# shatranj, makruk and courier fits in results/), none of which made them negative.
+# piece_pair and king_attack stay 0 (two and four of those fits left them at 0),
+# pawn_supported and pawn_phalanx too (fits of both signs); the rest keep their
+# hand-set values.
 WEIGHT_DEFAULTS = {
     "centre_spread": 30,    # centralised piece: corner to centre difference
     "doubled": 12,
