@@ -902,10 +902,11 @@ cdef void free_move_lists(SearchState* s) noexcept:
 
 cdef class SearchHelper:
     """A Lazy SMP helper thread: the same search on its own copy of the root, with its
-    own move stack, killers, histories, quiescence table and evaluation caches; the main hash
-    table is shared (lockless, see tt.pxd).  Helper k keeps 1 + k % 2 plies ahead of
-    the main thread's iteration, so that the main thread finds deeper results in the
-    table instead of the same ones, and searches the main thread's best move first.
+    own move stack, killers, histories, quiescence table and evaluation caches; the
+    main hash table is shared (lockless, see tt.pxd).  Helper k keeps 1 + k % 2 plies
+    ahead of the main thread's iteration, so that the main thread finds deeper results
+    in the table instead of the same ones, and searches the main thread's best move
+    first.
     Its last completed iteration (done_depth, done_move, done_score) is there for the
     main thread to take when it is deeper than its own."""
 

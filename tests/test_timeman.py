@@ -175,7 +175,6 @@ def test_uci_go_limits():
     assert 0 < tm.for_go(clock_ms=-100).hard_ms <= 10
 
 
-
 def test_soft_limit_scale_follows_the_search():
     scale = SoftLimitScale()
     scale.update(11, 20, True)
@@ -192,3 +191,15 @@ def test_soft_limit_scale_follows_the_search():
     scale.update(22, -60, True)
     scale.update(22, -100000, True)         # being mated: no stretch for the drop
     assert scale.factor() == STABILITY_FACTORS[4]
+
+
+def test_a_search_job_stops_by_the_scaled_soft_limit():
+    from fairymax.board import Board
+    from fairymax.session import SearchJob
+    job = SearchJob("think", Board.from_name("normal"), Limits(soft_ms=100.0, hard_ms=1000.0))
+    job.start -= 0.150                      # 150 ms spent
+    job.scale.update(11, 20, True)          # a new best move: 1.8 x 100 ms
+    assert not job.soft_limit_reached(None)
+    for _ in range(5):
+        job.scale.update(11, 20, True)      # held: 0.75 x 100 ms
+    assert job.soft_limit_reached(None)
