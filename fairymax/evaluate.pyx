@@ -760,6 +760,11 @@ cdef inline int game_phase(const Position* p, const Rules* r, const EvalInfo* e)
     return imin(256, (p.piece_material[0] + p.piece_material[1]) * 128 // e.full_material)
 
 
+cdef inline bint pawns_on_both_sides(const Position* p) noexcept nogil:
+    """Then neither the mop-up nor the drawish scale applies (see evaluate)."""
+    return p.type_count[0][1] != 0 and p.type_count[1][2] != 0
+
+
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, in centipawns (see the module doc)."""
     cdef int c, k, sq, piece, t, row, f, bonus, n
@@ -790,7 +795,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     # the score cache holds what the code below computes, so a hit takes the same exits
     cached = e.score_cache + (p.key & SCORE_CACHE_MASK)
     if cached.key == p.key:
-        if p.type_count[0][1] and p.type_count[1][2]:
+        if pawns_on_both_sides(p):
             partial = cached.partial if p.stm == 0 else -cached.partial
             if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
                 return partial
@@ -859,7 +864,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
 
     # the slow terms, unless the rest decides: with pawns on both sides neither the
     # mop-up nor the drawish scale below applies, so the score is final
-    if pawns[0] and pawns[1]:
+    if pawns_on_both_sides(p):
         partial = total if p.stm == 0 else -total
         if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
             return partial

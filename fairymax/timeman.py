@@ -111,7 +111,8 @@ class SoftLimitScale:
     def __init__(self) -> None:
         self.best_move = None
         self.held = 0                       # completed iterations the best move has held
-        self.scores: list[int] = []         # of the completed iterations
+        self.score: Optional[int] = None    # of the last completed iteration
+        self.previous_score: Optional[int] = None   # of the one before
 
     def update(self, move: int, score: int, complete: bool) -> None:
         """A report: the best move and score so far, from a completed iteration or from
@@ -122,14 +123,13 @@ class SoftLimitScale:
         elif complete:
             self.held += 1
         if complete:
-            self.scores.append(score)
+            self.previous_score, self.score = self.score, score
 
     def factor(self) -> float:
         factor = STABILITY_FACTORS[min(self.held, len(STABILITY_FACTORS) - 1)]
-        if len(self.scores) >= 2:
-            before, now = self.scores[-2], self.scores[-1]
-            if max(abs(before), abs(now)) < SCORE_DROP_IGNORED_BEYOND and now < before:
-                factor *= min(1.0 + SCORE_DROP_FACTOR_PER_CP * (before - now), SCORE_DROP_MAX_FACTOR)
+        before, now = self.previous_score, self.score
+        if before is not None and max(abs(before), abs(now)) < SCORE_DROP_IGNORED_BEYOND and now < before:
+            factor *= min(1.0 + SCORE_DROP_FACTOR_PER_CP * (before - now), SCORE_DROP_MAX_FACTOR)
         return factor
 
 
