@@ -64,6 +64,7 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil
 cdef int repetitions(const Position* p, const Rules* r) noexcept nogil
 cdef int occurrence_ply(const Position* p, const Rules* r, int nth) noexcept nogil
 cdef int perpetual_checker(const Position* p, int since) noexcept nogil
+cdef int rule_plies(const Position* p, const Rules* r) noexcept nogil
 cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil
 cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil
 

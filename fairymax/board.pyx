@@ -767,7 +767,7 @@ cdef inline bint pass_turn(Position* p, const Rules* r, move_t m) noexcept nogil
     if illegal_after(p, r, m):
         unmake_move(p, r)
         return False
-    if r.perpetual_check_loses:     # the repetition rule reads every position's check
+    if r.keeps_check_state:         # rules that read every position's check
         in_check(p, r)
     return True
 
@@ -1031,6 +1031,21 @@ cdef int perpetual_checker(const Position* p, int since) noexcept nogil:
     return 0 if checking[0] else 1
 
 
+cdef int rule_plies(const Position* p, const Rules* r) noexcept nogil:
+    """The plies that count toward the fifty-move rule: those since the last capture or
+    pawn move, less, where checks do not count (xiangqi, as XBoard referees it), one for
+    every position among them in check or just out of one."""
+    cdef int ply, checked, was_checked = 0, plies = p.halfmove
+    if not r.checks_not_counted:
+        return plies
+    for ply in range(max(p.ply - p.halfmove, 0), p.ply + 1):
+        checked = (p.checked if ply == p.ply else p.undo[ply].checked) == 1
+        if checked or was_checked:
+            plies -= 1
+        was_checked = checked
+    return plies
+
+
 cdef int dedupe(move_t* moves, int n) noexcept nogil:
     """Drop repeated moves (cylinder and bent rays can reach a square twice)."""
     cdef int i, j, k = 0
@@ -1179,6 +1194,8 @@ cdef class Board:
         recompute_royal(p, r, 0)
         recompute_royal(p, r, 1)
         p.ply = p.root_ply = 0
+        if r.keeps_check_state:
+            in_check(p, r)
         self.history = []
 
     cdef int _canonical(self, int t):
@@ -1607,6 +1624,11 @@ cdef class Board:
         return self.pos.halfmove
 
     @property
+    def rule_plies(self) -> int:
+        """The plies that count toward the fifty-move rule (see rule_plies)."""
+        return rule_plies(&self.pos, self.rules)
+
+    @property
     def key(self) -> int:
         return self.pos.key
 
@@ -1685,7 +1707,7 @@ cdef class Board:
         ending = self.repetition_ending()
         if ending is not None:
             return ending[:2]
-        if claim_moves and self.pos.halfmove >= 2 * claim_moves:
+        if claim_moves and rule_plies(&self.pos, r) >= 2 * claim_moves:
             return "1/2-1/2", "Draw by fifty move rule"
         return None
 

@@ -124,7 +124,7 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
 _EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start|mirror|"
-                     r"promotes|promotionzone|oneperfile|nodropmate|repetition|perpetualcheck)\s*:(.*)$",
+                     r"promotes|promotionzone|oneperfile|nodropmate|repetition|perpetualcheck|fiftymoves)\s*:(.*)$",
                      re.IGNORECASE)
 
 
@@ -205,6 +205,7 @@ class VariantSpec:
     facing_royals_illegal: bool = False    # FacingRoyals: illegal
     repetition_count: int = 3              # Repetition: N, the occurrence that ends the game
     perpetual_check_loses: bool = False    # PerpetualCheck: loss
+    checks_not_counted: bool = False       # FiftyMoves: checks-excluded
     start_fen: str | None = None           # Start: FEN, instead of the setup lines
     no_promotion: bool = False             # Promote: none
     mirror: str = ""                       # Mirror: letters of one-type-for-both-colours pieces
@@ -682,6 +683,8 @@ class _Reader:
                 spec.repetition_count = int(value)
             elif key == "perpetualcheck":
                 spec.perpetual_check_loses = _flag(value, "loss", "PerpetualCheck", where)
+            elif key == "fiftymoves":
+                spec.checks_not_counted = _flag(value, "checks-excluded", "FiftyMoves", where)
             elif key == "mirror":
                 spec.mirror = _parse_letters(value, spec, "Mirror", where)
                 for c in spec.mirror:
@@ -766,6 +769,7 @@ def load_file(path: str | Path) -> dict[str, VariantSpec]:
             ("Drops", spec.drops is not None), ("Region", spec.regions), ("RayRanks", spec.ray_ranks),
             ("FacingRoyals", spec.facing_royals_illegal), ("Start", spec.start_fen),
             ("Repetition", spec.repetition_count != 3), ("PerpetualCheck", spec.perpetual_check_loses),
+            ("FiftyMoves", spec.checks_not_counted),
             ("Promote: none", spec.no_promotion), ("Mirror", spec.mirror), ("Promotes", spec.promotions),
             ("OnePerFile", spec.drop_one_per_file), ("NoDropMate", spec.drop_may_not_mate)) if used]
         if beyond_fairy_max and not lines[row].startswith(EXTENDED_GAME):

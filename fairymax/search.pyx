@@ -46,7 +46,7 @@ from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              attackers_of, capture_from,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
-                             captured_type, repetitions, occurrence_ply, perpetual_checker,
+                             captured_type, repetitions, occurrence_ply, perpetual_checker, rule_plies,
                              hill_reached, key_after,
                              moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
@@ -102,6 +102,7 @@ cdef enum:
     SINGULAR_SLACK = 3          # entry is at most this much shallower, and the others
     SINGULAR_MARGIN = 2         # stay this much per ply below its score at half depth
     NO_EVAL = -INF - 1
+    FIFTY_MOVE_PLIES = 100      # plies without a capture or pawn move that draw
 
 # Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
 # turn single ones off to show what each is worth.
@@ -573,7 +574,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         s.seldepth = ply
 
     # 2. draws by rule, variant terminals, mate-distance pruning
-    if p.halfmove >= 100:
+    if p.halfmove >= FIFTY_MOVE_PLIES and rule_plies(p, r) >= FIFTY_MOVE_PLIES:
         return 0
     if (p.halfmove >= 4 or r.drops) and repetitions(p, r) > 0:
         return repetition_score(p, r, ply)

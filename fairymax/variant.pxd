@@ -67,7 +67,9 @@ cdef struct Rules:
     int bare_king_loses        # pieces.ini extension: a bare royal loses
     int repetition_count       # the occurrence of a position that ends the game
     int perpetual_check_loses  # ... and the side that checked with every move of the
-                               # repeated cycle loses (make_move then sets p.checked)
+                               # repeated cycle loses
+    int checks_not_counted     # a check and its answer do not count toward the 50-move rule
+    int keeps_check_state      # either of the two: make_move then sets p.checked
     int gating                 # Seirawan gating from a hand of gate_type pieces
     int gate_type[2][2]        # [colour][0/1]: piece types held at the start
     key_t zobrist_hand[2][MAX_TYPES][MAX_HAND]   # [colour][type][pieces held before]

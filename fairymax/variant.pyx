@@ -161,6 +161,8 @@ cdef class Variant:
         r.bare_king_loses = rule_endings and spec.bare_king
         r.repetition_count = spec.repetition_count
         r.perpetual_check_loses = spec.perpetual_check_loses
+        r.checks_not_counted = spec.checks_not_counted
+        r.keeps_check_state = r.perpetual_check_loses or r.checks_not_counted
         gating = getattr(spec, "gating", None) or ""
         r.gating = bool(gating)
         for c in range(2):

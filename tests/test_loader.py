@@ -315,6 +315,8 @@ BROKEN = [
     ("repetition-word", HEAD + game(tail="Repetition: four\n").replace("Game:", "Game+:"), 11, "count 2-9"),
     ("perpetual-check-value", HEAD + game(tail="PerpetualCheck: draw\n").replace("Game:", "Game+:"), 11,
      "PerpetualCheck"),
+    ("fifty-moves-value", HEAD + game(tail="FiftyMoves: 60\n").replace("Game:", "Game+:"), 11, "FiftyMoves"),
+    ("fifty-moves-in-plain-game", HEAD + game(tail="FiftyMoves: checks-excluded\n"), 3, "Game+: mini"),
 ]
 
 

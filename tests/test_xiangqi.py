@@ -89,3 +89,25 @@ def test_perpetual_check_loses_at_the_third_occurrence(ours):
     moves = ["a0a9"] + ["f9f8", "a9a8", "f8f9", "a8a9"] * 3
     assert assert_repetition_endings_match_fairy_stockfish(
         ours, "xiangqi", "5k3/9/9/9/9/9/9/9/9/R2K5 w - - 0 1", moves, to_fsf=to_fsf) == 9
+
+
+def test_checks_and_their_answers_do_not_count_toward_the_fifty_move_rule(ours):
+    """XBoard, the referee, leaves every position in check and the one after it out of
+    xiangqi's fifty-move count; a claim it counts short is a false claim and loses."""
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 97 1")
+    # a0a9 checks, d9d8 answers, a9a8 checks, d8d9 answers: four positions not counted
+    for move in ["a0a9", "d9d8", "a9a8", "d8d9", "e0f0", "d9e9"]:
+        board.push(board.parse_move(move))
+    assert board.halfmove_clock == 103 and board.rule_plies == 99
+    assert board.outcome() is None
+    board.push(board.parse_move("a8a7"))
+    assert board.rule_plies == 100
+    assert board.outcome() == ("1/2-1/2", "Draw by fifty move rule")
+
+
+def test_chess_counts_checks_toward_the_fifty_move_rule(ours):
+    board = board_of(ours, "normal", "3k4/8/8/8/8/8/8/R3K3 w - - 98 1")
+    for move in ["a1a8", "d8d7"]:
+        board.push(board.parse_move(move))
+    assert board.rule_plies == board.halfmove_clock == 100
+    assert board.outcome() == ("1/2-1/2", "Draw by fifty move rule")
