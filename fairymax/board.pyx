@@ -907,7 +907,9 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         p.ep_sq2 = (ep ^ 16) if r.triple_ep else -1
         p.ep_victim = to
         key ^= r.zobrist_ep[ep]
-    p.halfmove = 0 if (victim or (piece & TYPE_MASK) <= 2) else p.halfmove + 1
+    # a pawn's sideways step (xiangqi's soldier) can be undone, so it counts on, as in XBoard
+    p.halfmove = 0 if (victim or ((piece & TYPE_MASK) <= 2 and r.sq_row[frm] != r.sq_row[to])) \
+        else p.halfmove + 1
     if r.value[piece & TYPE_MASK] < 0 and p.royal_sq[side] == frm:
         p.royal_sq[side] = to
     if victim and r.value[victim & TYPE_MASK] < 0:

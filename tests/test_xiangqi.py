@@ -105,6 +105,15 @@ def test_checks_and_their_answers_do_not_count_toward_the_fifty_move_rule(ours):
     assert board.outcome() == ("1/2-1/2", "Draw by fifty move rule")
 
 
+def test_a_soldiers_sideways_step_does_not_reset_the_fifty_move_count(ours):
+    board = board_of(ours, "xiangqi", "3k5/9/9/9/4P4/9/9/9/9/4K4 w - - 10 1")
+    board.push(board.parse_move("e5d5"))        # across the river: sideways, undoable
+    assert board.halfmove_clock == 11
+    board.push(board.parse_move("d9d8"))
+    board.push(board.parse_move("d5d6"))        # forward: irreversible
+    assert board.halfmove_clock == 0
+
+
 def test_chess_counts_checks_toward_the_fifty_move_rule(ours):
     board = board_of(ours, "normal", "3k4/8/8/8/8/8/8/R3K3 w - - 98 1")
     for move in ["a1a8", "d8d7"]:
