@@ -4,6 +4,7 @@ from libc.stdint cimport int16_t, uint16_t, int32_t
 from fairymax.types cimport key_t, score_t, NSQ, MAX_TYPES, MAX_RAYS
 from fairymax.variant cimport Rules, Variant
 from fairymax.board cimport Position
+from fairymax.tt cimport FM_PREFETCH
 
 cdef enum:
     PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each)
@@ -72,3 +73,9 @@ cdef class EvalCache:
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil
 cdef int psq_total(const Position* p, const Rules* r) noexcept nogil
+
+
+cdef inline void score_prefetch(const EvalInfo* e, key_t key) noexcept nogil:
+    """Start loading the score cache's entry of `key`, which evaluate reads first: the
+    load of a megabyte-sized table's entry was a quarter of evaluate's time."""
+    FM_PREFETCH(e.score_cache + (key & SCORE_CACHE_MASK))

@@ -52,7 +52,7 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
-                               W_MOBILITY)
+                               score_prefetch, W_MOBILITY)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -560,10 +560,13 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int quiet_pieces[QUIETS_TRACKED]
     cdef int n_quiets
     cdef move_t* counter
+    cdef key_t child_key
 
-    # 1. node count and polling (the hash bucket loads meanwhile; the parent has
-    # asked for it already unless this node follows a null move or a special move)
+    # 1. node count and polling (the hash bucket and score-cache entry load meanwhile;
+    # the parent has asked for them already unless this node follows a null move or a
+    # special move)
     tt_prefetch(table_of(s, depth), p.key)
+    score_prefetch(&s.ev, p.key)
     s.nodes += 1
     if s.nodes >= s.next_poll:
         poll(s)
@@ -733,9 +736,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                         pruned_score = -INF
                 made = 0
                 if m:
-                    # start loading the child's bucket now: make_move's time is
-                    # added to the time the bucket has to arrive before the probe
-                    tt_prefetch(table_of(s, 0 if qs else it - 1), key_after(p, r, m))
+                    # start loading the child's hash bucket and score-cache entry
+                    # now: make_move's time is added to the time they have to arrive
+                    child_key = key_after(p, r, m)
+                    tt_prefetch(table_of(s, 0 if qs else it - 1), child_key)
+                    score_prefetch(&s.ev, child_key)
                     note_move(s, ply, m)
                     made = make_move(p, r, m)
                     if made and pruned_score != NO_EVAL and not in_check(p, r):
