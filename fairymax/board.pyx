@@ -993,14 +993,19 @@ cdef inline int repetition_window(const Position* p, const Rules* r) noexcept no
     return limit if limit > 0 else 0
 
 
-cdef int repetitions(const Position* p, const Rules* r) noexcept nogil:
-    """How often the current position occurred before (same side to move)."""
-    cdef int count = 0, i = p.ply - 2, limit = repetition_window(p, r)
-    while i >= limit:
+cdef inline int repetitions_since(const Position* p, int first) noexcept nogil:
+    """How often the current position occurred from ply `first` on (same side to move)."""
+    cdef int count = 0, i = p.ply - 2
+    while i >= first:
         if p.undo[i].key == p.key:
             count += 1
         i -= 2
     return count
+
+
+cdef int repetitions(const Position* p, const Rules* r) noexcept nogil:
+    """How often the current position occurred before (same side to move)."""
+    return repetitions_since(p, repetition_window(p, r))
 
 
 cdef int occurrence_ply(const Position* p, const Rules* r, int nth) noexcept nogil:
@@ -1648,8 +1653,11 @@ cdef class Board:
     def in_check(self) -> bool:
         return in_check(&self.pos, self.rules)
 
-    def repetitions(self) -> int:
-        return repetitions(&self.pos, self.rules)
+    def repetitions(self, int within=MAX_GAME_PLY) -> int:
+        """How often the current position occurred before; only the occurrences in the
+        last `within` plies counted."""
+        return repetitions_since(&self.pos, max(repetition_window(&self.pos, self.rules),
+                                                self.pos.ply - within))
 
     def piece_at(self, str square_text):
         """(letter as in FEN, unmoved) of the piece on a square, or None."""

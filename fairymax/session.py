@@ -47,6 +47,11 @@ SHUFFLING_PARENTS = {"nocastle", "wildcastle", "fischerandom", "caparandom"}
 # A rule ending it does not know would be scored a false claim, so the engine plays on.
 XBOARD_BARE_KING_VARIANTS = {"shatranj"}
 XBOARD_STALEMATE_LOSES = {"shatranj", "xiangqi", "shogi"}
+# XBoard confirms a repetition claim when the position occurred this often before
+# within this many plies (in drop games too, where a capture does not end the count)
+XBOARD_REPETITIONS = 2
+XBOARD_REPETITION_PLIES = 100
+XBOARD_RULE_PLIES = 100      # ... and any draw claim once the fifty-move count is full
 
 
 MAX_THREADS = 512            # each search thread takes about 1 MB besides the shared table
@@ -476,6 +481,9 @@ class Session:
                 # not claimed: whether XBoard confirms such a claim is untested; it has
                 # an adjudication of its own ("Xboard adjudication: perpetual checking")
                 return None
+            if (repetition is not None and repetition[:2] == result and board.rule_plies < XBOARD_RULE_PLIES
+                    and board.repetitions(within=XBOARD_REPETITION_PLIES) < XBOARD_REPETITIONS):
+                return None     # XBoard would not see the repetition: a false claim
         if result is not None and not board.in_check() and not board.legal_moves():
             loser = board.side_to_move
             if self.gui_variant in XBOARD_STALEMATE_LOSES:

@@ -341,6 +341,36 @@ def test_repetition_claim(engine):
     assert engine.sync() == ["1/2-1/2 {Draw by repetition}"]
 
 
+# crazyhouse: White drops a pawn that the knight takes, Black drops it back for the
+# rook on a2 to take; then the rook tours on from a3 over 25 squares back to a2 while
+# the Black king steps to and fro: the start position again after 58 plies
+CAPTURES = "P@h6 g8h6 e1d1 P@a3 a2a3 h6g8 d1e1 e8f8".split()
+ROOK_TOUR = "a2 a3 a4 a5 a6 a7 b7 b6 b5 b4 b3 b2 c2 c3 c4 c5 c6 c7 d7 d6 d5 d4 d3 d2 d1 a1".split()
+TOUR = [move for step in range(1, 26)
+        for move in (ROOK_TOUR[step] + ROOK_TOUR[(step + 1) % 26], ("f8e8", "e8f8")[step % 2 - 1])]
+
+
+def test_no_repetition_claim_xboard_cannot_see():
+    """XBoard confirms a draw claim when the position occurred twice before within the
+    last 100 plies, or when its fifty-move count is full; in crazyhouse a repetition can
+    span captures.  The start comes back every 58 plies, with a capture in between: its
+    3rd occurrence, at ply 116, is a draw by the rules but not to XBoard, so no claim;
+    under UCI, without XBoard, it is claimed."""
+    from fairymax.session import Session
+    session = Session(hash_mb=1)
+    session.set_variant("crazyhouse")
+    board = session.board
+    board.set_fen("4k1n1/8/8/8/8/8/R7/4K3[P] w - - 0 1")
+    for move in (CAPTURES + TOUR) * 2:
+        assert board.repetition_ending() is None
+        board.push(board.parse_move(move))
+    assert board.fen().startswith("4k1n1/8/8/8/8/8/R7/4K3[P] w")
+    assert board.repetitions() == 2 and board.repetitions(within=100) == 1
+    assert session.outcome() is None
+    session.xboard_rules = False
+    assert session.outcome() == ("1/2-1/2", "Draw by repetition")
+
+
 def test_pondering_hit_and_miss(engine):
     engine.send("new", "hard", "post", "st 0.3", "usermove e2e4")
     engine.expect(r"^move ", 5)
