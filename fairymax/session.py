@@ -477,13 +477,14 @@ class Session:
         result = board.outcome(claim_moves=claim)
         if self.xboard_rules and result is not None:
             repetition = board.repetition_ending()
-            if repetition is not None and repetition[2] == "perpetual-check" and repetition[:2] == result:
-                # not claimed: whether XBoard confirms such a claim is untested; it has
-                # an adjudication of its own ("Xboard adjudication: perpetual checking")
-                return None
-            if (repetition is not None and repetition[:2] == result and board.rule_plies < XBOARD_RULE_PLIES
-                    and board.repetitions(within=XBOARD_REPETITION_PLIES) < XBOARD_REPETITIONS):
-                return None     # XBoard would not see the repetition: a false claim
+            if repetition is not None and repetition[:2] == result:
+                if repetition[2] == "perpetual-check":
+                    # not claimed: whether XBoard confirms such a claim is untested; it has
+                    # an adjudication of its own ("Xboard adjudication: perpetual checking")
+                    return None
+                if (board.rule_plies < XBOARD_RULE_PLIES
+                        and board.repetitions(within=XBOARD_REPETITION_PLIES) < XBOARD_REPETITIONS):
+                    return None     # XBoard would not see the repetition: a false claim
         if result is not None and not board.in_check() and not board.legal_moves():
             loser = board.side_to_move
             if self.gui_variant in XBOARD_STALEMATE_LOSES:
