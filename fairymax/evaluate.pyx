@@ -18,7 +18,8 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   material (stay home, keep pawns in front and on the files around in the middle
   game, centralise in the end game); mobility of pieces
   with a sliding ray (squares reached by the first step of every ray, all
-  squares of sliding rays; leapers get centralisation instead); rook-like
+  squares of sliding rays, except those an enemy pawn attacks; leapers get
+  centralisation instead); rook-like
   sliders on open files and on the rank in front of the enemy's back rank;
   pairs of colour-bound pieces; threats on enemy pieces worth THREAT_GAP more than
   the attacker (and pawns' threats on pieces); the attack of two or more pieces (leapers
@@ -515,28 +516,30 @@ cdef inline int threatens(const Position* p, const EvalInfo* e, int to, int own,
     return cell != EMPTY and (cell & own) == 0 and e.threat_value[cell & TYPE_MASK] >= worth
 
 
-cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t,
-                         int side, int enemy_royal, int* hits, int* threats) noexcept nogil:
-    """Squares a piece of type t and colour side on sq reaches (see EvalInfo.mob_*);
-    its colour bit `own` is shared by the edge cells, so one test stops a ray at both.
-    Adds the squares reached around the enemy royal to *hits, and the enemy pieces
-    worth THREAT_GAP more than it that it attacks to *threats."""
+cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t, int side,
+                         int enemy_royal, const unsigned char* guarded, int* hits,
+                         int* threats) noexcept nogil:
+    """Squares a piece of type t and colour side on sq reaches (see EvalInfo.mob_*),
+    not counting those `guarded` (by enemy pawns); its colour bit `own` is shared by
+    the edge cells, so one test stops a ray at both.  Adds the squares reached around
+    the enemy royal to *hits, and the enemy pieces worth THREAT_GAP more than it that
+    it attacks to *threats."""
     cdef int k, step, to, n = 0, own = colour_bit(side)
     cdef int worth = e.threat_value[t] + THREAT_GAP
     cdef const int* steps = e.mob_step[side]
     for k in range(e.mob_first[t], e.mob_split[t]):
         to = sq + steps[k]
-        n += (p.sq[to] & own) == 0
+        n += (p.sq[to] & own) == 0 and not guarded[to]
         hits[0] += near_royal(to, enemy_royal)
         threats[0] += threatens(p, e, to, own, worth)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = steps[k]
         to = sq + step
         while p.sq[to] == EMPTY:
-            n += 1
+            n += not guarded[to]
             hits[0] += near_royal(to, enemy_royal)
             to += step
-        n += (p.sq[to] & own) == 0
+        n += (p.sq[to] & own) == 0 and not guarded[to]
         hits[0] += near_royal(to, enemy_royal)
         threats[0] += threatens(p, e, to, own, worth)
     return n
@@ -659,17 +662,24 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
     attack on the enemy royal (scaled by c's material, `phase` 0..256)."""
     cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h, threats = 0
-    cdef int light = 0, dark = 0
+    cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
+    cdef unsigned char guarded[NSQ]     # squares an enemy pawn attacks
     if enemy_royal < 0:
         enemy_royal = NO_ROYAL
+    memset(guarded, 0, NSQ)
+    for k in range(p.pcount[1 - c]):
+        sq = p.plist[1 - c][k]
+        if is_pawn_of(p.sq[sq], 1 - c):
+            for j in range(e.pawn_captures[1 - c]):
+                guarded[sq + e.pawn_capture_step[1 - c][j]] = 1
     for k in range(p.pcount[c]):
         sq = p.plist[c][k]
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            reach += mobility(p, e, sq, t, c, enemy_royal, &h, &threats)
+            reach += mobility(p, e, sq, t, c, enemy_royal, guarded, &h, &threats)
         elif (e.attack_types >> t) & 1:
             h = leaper_hits(p, e, sq, t, c, enemy_royal, &threats)
         if h:
