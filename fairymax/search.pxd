@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Alpha-beta search in H.G. Muller's single-routine design (see search.pyx)."""
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int16_t
 from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES
 from fairymax.variant cimport Rules
 from fairymax.board cimport Position, Board
@@ -25,6 +25,10 @@ cdef struct SearchState:
     move_t killers[MAX_PLY][2]
     int history[32][NSQ]        # quiet-move history, [type | colour << 4][to]
     move_t counter[32][NSQ]     # the quiet reply that last refuted [piece][to]
+    int16_t* cont_hist          # continuation history: [back - 1][side][earlier move][move],
+                                # each move as (piece type, board cell): see cont_row
+    int cont_cells              # board cells of the variant it is laid out for
+    int cont_width              # entries per row: (types + 1) x cells
     move_t played[MAX_PLY]      # the move made at each ply (0: a null move)
     int played_piece[MAX_PLY]   # its piece index (piece_index)
     move_t excluded[MAX_PLY]    # a move each ply's node leaves out (0: none; singular test)

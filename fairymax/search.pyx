@@ -18,9 +18,9 @@
    only captures/promotions are searched;
    * moves are supplied lazily: the hash move before any generation, then captures
      by MVV/LVA (selection, so a cutoff leaves the rest unsorted), killers, the
-     counter move, quiet moves by history (sorted once when reached), and last the
-     captures that lose the exchange (SEE; quiescence skips them); a new best move
-     floats to the front of the list for the next iteration;
+     counter move, quiet moves by history and continuation history (sorted once when
+     reached), and last the captures that lose the exchange (SEE; quiescence skips
+     them); a new best move floats to the front of the list for the next iteration;
    * PVS, LMR with re-search, futility pruning at the frontier, delta pruning in
      quiescence;
    * after every iteration the result goes to the hash tables with its bound type;
@@ -30,10 +30,10 @@ The root (Searcher.iterate) is a thin Python-level generator: iterative deepenin
 aspiration windows, PVS over the root moves, exclude and multi-PV; every root move's
 subtree is searched `with nogil`, so stop() works from another thread.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.math cimport log
 from libc.string cimport memset, memcpy
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import threading
@@ -75,7 +75,10 @@ cdef enum:
     HISTORY_BONUS_SQUARE = 16   # a cutoff's history change: this x depth^2 ...
     HISTORY_BONUS_LINEAR = 32   # ... + this x depth ...
     HISTORY_BONUS_MAX = 1200    # ... up to this
-    COUNTER_KEY = HISTORY_MAX + 1   # the counter move's ordering key: above every history
+    CONT_PLIES = 2              # continuation histories: of the moves 1 and 2 plies back
+    CONT_HIST_MAX_MB = 32       # bigger ones (large boards with many types) are left out
+    COUNTER_KEY = (1 + CONT_PLIES) * HISTORY_MAX + 1    # the counter move's ordering key:
+                                # above every quiet move's sum of histories
     QUIETS_TRACKED = 64         # quiet moves per node whose history a cutoff lowers
     LMR_HISTORY_STEP = HISTORY_MAX // 2     # history worth one ply less (or more) of reduction
     STAGE_CAPTURES = 0
@@ -93,7 +96,8 @@ cdef enum:
     LMR_MOVES = 64              # the LMR table's range of depths and move numbers
     DELTA_MARGIN = 200          # quiescence: a capture can't gain more than victim + this
     BAD_CAPTURE_MARGIN = 50     # a capture losing more than this in the exchange is a bad one
-    BAD_CAPTURE_KEY = -2 * HISTORY_MAX  # bad captures' ordering key: after every quiet move
+    BAD_CAPTURE_KEY = -(2 + CONT_PLIES) * HISTORY_MAX   # bad captures' ordering key: after
+                                # every quiet move
     SEE_ROYAL_VALUE = 10000     # a royal's worth in an exchange (it is never given up)
     ASPIRATION = 35             # initial half-width of the root window
     MAX_HARD_MS = 1000000000    # longer time limits are no limit (and would overflow)
@@ -170,6 +174,7 @@ cdef struct Picker:
     int quiets_pending          # the quiet moves are generated when the captures run out
     move_t killer1, killer2
     move_t counter              # the quiet move that last refuted the previous move
+    int16_t* cont[CONT_PLIES]   # the continuation-history rows of the moves before (or NULL)
 
 
 # ---------------------------------------------------------------- helpers
@@ -285,13 +290,55 @@ cdef inline int stalemate_value(const Rules* r, int ply) noexcept nogil:
     return 0
 
 
-cdef inline int order_key(SearchState* s, const Position* p, move_t m) noexcept nogil:
-    """MVV/LVA key (>= CAP_KEY) for captures and promotions, history for quiet moves."""
+cdef inline int cont_index(const SearchState* s, int piece, int sq) noexcept nogil:
+    """A move's place in a continuation-history row: its piece type and target cell."""
     cdef const Rules* r = s.rules
+    return (piece & TYPE_MASK) * s.cont_cells + r.sq_row[sq] * r.width + r.sq_file[sq]
+
+
+cdef inline int16_t* cont_row(const SearchState* s, int ply, int back) noexcept nogil:
+    """The continuation-history row, for the side to move at `ply`, of the move made
+    `back` plies earlier (NULL before the root or after a null move)."""
+    cdef int at = ply - back
+    if at < 0 or not s.played[at] or s.cont_hist == NULL:
+        return NULL
+    return s.cont_hist + (
+        ((back - 1) * 2 + s.pos.stm) * s.cont_width
+        + cont_index(s, s.played_piece[at], mv_to(s.played[at]))) * <size_t>s.cont_width
+
+
+cdef int alloc_cont_hist(SearchState* s) except -1:
+    """Lay the continuation history out for s.rules' variant: kept (and aged like
+    the history) while the variant stays, cleared when it changes; none (NULL) where
+    it would take more than CONT_HIST_MAX_MB."""
+    cdef int cells = s.rules.width * s.rules.height
+    cdef int width = (s.rules.num_types + 1) * cells
+    cdef size_t n = <size_t>CONT_PLIES * 2 * width * width, i
+    if s.cont_hist != NULL and s.cont_cells == cells and s.cont_width == width:
+        for i in range(n):
+            s.cont_hist[i] //= 8
+        return 0
+    free(s.cont_hist)
+    s.cont_hist = NULL
+    s.cont_cells = cells
+    s.cont_width = width
+    if n * sizeof(int16_t) > (<size_t>CONT_HIST_MAX_MB << 20):
+        return 0
+    s.cont_hist = <int16_t*>calloc(n, sizeof(int16_t))
+    if s.cont_hist == NULL:
+        raise MemoryError("cannot allocate the continuation history")
+    return 0
+
+
+cdef inline int order_key(SearchState* s, const Picker* k, move_t m) noexcept nogil:
+    """MVV/LVA key (>= CAP_KEY) for captures and promotions; for quiet moves, the
+    history plus the continuation histories of the moves before."""
+    cdef const Rules* r = s.rules
+    cdef const Position* p = s.pos
     cdef int victim = captured_type(p, m)
     cdef int promo = mv_promo(m)
     cdef int piece = moving_piece(p, m)
-    cdef int gain, attacker
+    cdef int gain, attacker, key, j, at
     if victim or promo:
         gain = 0
         if victim:
@@ -302,7 +349,12 @@ cdef inline int order_key(SearchState* s, const Position* p, move_t m) noexcept 
         if attacker < 0:
             attacker = 0
         return CAP_KEY + gain * 256 - attacker // 8
-    return s.history[piece_index(piece)][mv_to(m)]
+    key = s.history[piece_index(piece)][mv_to(m)]
+    at = cont_index(s, piece, mv_to(m))
+    for j in range(CONT_PLIES):
+        if k.cont[j] != NULL:
+            key += k.cont[j][at]
+    return key
 
 
 cdef inline int see_value(const Rules* r, int ptype) noexcept nogil:
@@ -405,7 +457,7 @@ cdef void add_moves(SearchState* s, Picker* k, int kind) noexcept nogil:
     """Generate moves of `kind` (GEN_CAPTURES, GEN_QUIETS) onto the end of the list."""
     cdef int j, n = gen_moves(s.pos, s.rules, k.moves + k.n, kind)
     for j in range(k.n, k.n + n):
-        k.keys[j] = order_key(s, s.pos, k.moves[j])
+        k.keys[j] = order_key(s, k, k.moves[j])
         if k.moves[j] == k.counter and k.keys[j] < CAP_KEY:
             k.keys[j] = COUNTER_KEY
     k.n += n
@@ -504,16 +556,27 @@ cdef inline void update_history(int* h, int bonus) noexcept nogil:
     h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
 
 
+cdef inline void update_cont(int16_t** rows, int at, int bonus) noexcept nogil:
+    """update_history on entry `at` of each continuation-history row there is."""
+    cdef int j, h
+    for j in range(CONT_PLIES):
+        if rows[j] != NULL:
+            h = rows[j][at]
+            update_history(&h, bonus)
+            rows[j][at] = <int16_t>h
+
+
 cdef inline move_t* counter_slot(SearchState* s, int ply) noexcept nogil:
     """The counter-move entry of the move that led to `ply` (NULL after a null move)."""
     cdef move_t prev = s.played[ply - 1]
     return &s.counter[s.played_piece[ply - 1]][mv_to(prev)] if prev else NULL
 
 
-cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
+cdef void reward_quiet(SearchState* s, Picker* k, move_t m, int piece, int depth,
                        const move_t* tried, const int* tried_pieces, int n_tried) noexcept nogil:
     """A quiet move caused a cutoff: make it a killer and the counter move of the
-    previous move, raise its history and lower that of the quiet moves tried before it."""
+    previous move, raise its histories and lower those of the quiet moves tried before it."""
+    cdef int ply = k.ply
     cdef int i, bonus = depth * depth * HISTORY_BONUS_SQUARE + depth * HISTORY_BONUS_LINEAR
     cdef move_t* counter = counter_slot(s, ply)
     if bonus > HISTORY_BONUS_MAX:
@@ -523,8 +586,10 @@ cdef void reward_quiet(SearchState* s, int ply, move_t m, int piece, int depth,
         s.killers[ply][0] = m
     if features & F_HISTORY:
         update_history(&s.history[piece_index(piece)][mv_to(m)], bonus)
+        update_cont(k.cont, cont_index(s, piece, mv_to(m)), bonus)
         for i in range(n_tried):
             update_history(&s.history[tried_pieces[i]][mv_to(tried[i])], -bonus)
+            update_cont(k.cont, cont_index(s, tried_pieces[i], mv_to(tried[i])), -bonus)
         if counter != NULL:
             counter[0] = m
 
@@ -692,6 +757,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.killer2 = s.killers[ply][1]
     counter = counter_slot(s, ply)
     pk.counter = counter[0] if counter != NULL else 0
+    for j in range(CONT_PLIES):
+        pk.cont[j] = cont_row(s, ply, j + 1)
     best = -INF
     best_move = hash_move
     it = start
@@ -793,7 +860,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             s.pv_len[ply] = s.pv_len[ply + 1] + 1
                             if score >= beta:
                                 if not tactical:
-                                    reward_quiet(s, ply, m, piece, it, quiets, quiet_pieces, n_quiets)
+                                    reward_quiet(s, &pk, m, piece, it, quiets, quiet_pieces, n_quiets)
                                 break
                     if not tactical and n_quiets < QUIETS_TRACKED:
                         quiets[n_quiets] = m
@@ -890,20 +957,27 @@ cdef inline void bring_to_front(move_t* moves, int i) noexcept nogil:
 
 
 cdef int alloc_move_lists(SearchState* s) except -1:
-    """A search thread's move lists and their ordering keys, one list per ply."""
+    """A search thread's move lists and their ordering keys, one list per ply (its
+    continuation history comes with the variant: alloc_cont_hist)."""
+    s.cont_hist = NULL
+    s.cont_cells = 0
+    s.cont_width = 0
     s.moves = <move_t*>malloc(MAX_PLY * MAX_MOVES * sizeof(move_t))
     s.keys = <int*>malloc(MAX_PLY * MAX_MOVES * sizeof(int))
     if s.moves == NULL or s.keys == NULL:
-        free_move_lists(s)
+        free_search_memory(s)
         raise MemoryError("cannot allocate move lists")
     return 0
 
 
-cdef void free_move_lists(SearchState* s) noexcept:
+cdef void free_search_memory(SearchState* s) noexcept:
+    """Free what alloc_move_lists and alloc_cont_hist allocated."""
     free(s.moves)
     free(s.keys)
+    free(s.cont_hist)
     s.moves = NULL
     s.keys = NULL
+    s.cont_hist = NULL
 
 
 cdef class SearchHelper:
@@ -929,7 +1003,7 @@ cdef class SearchHelper:
         self.thread = None
 
     def __dealloc__(self):
-        free_move_lists(&self.s)
+        free_search_memory(&self.s)
 
     cdef void start(self, Searcher main, Board board, list root):
         """Search the moves `root` of `board` in a new thread until stop(), sharing
@@ -942,6 +1016,7 @@ cdef class SearchHelper:
         self.s.pos.psq_score = psq_total(self.s.pos, self.board.rules)
         self.s.pos.root_ply = self.s.pos.ply
         self.s.rules = self.board.rules
+        alloc_cont_hist(&self.s)
         self.s.tt = main.s.tt
         self.s.qtt = &self.qtt_owner.t
         self.s.qtt.generation = main.s.tt.generation
@@ -997,7 +1072,7 @@ def static_exchange(Board board not None, move_t move):
     try:
         return exchange_gain(&s, move, 0)
     finally:
-        free_move_lists(&s)
+        free_search_memory(&s)
 
 
 # ---------------------------------------------------------------- root driver
@@ -1021,12 +1096,14 @@ cdef class Searcher:
         self._clear_tables()
 
     def __dealloc__(self):
-        free_move_lists(&self.s)
+        free_search_memory(&self.s)
 
     cdef void _clear_tables(self):
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
         memset(self.s.counter, 0, sizeof(self.s.counter))
+        free(self.s.cont_hist)      # the next search lays out a cleared one
+        self.s.cont_hist = NULL
 
     @property
     def hash_mb(self):
@@ -1166,6 +1243,7 @@ cdef class Searcher:
             s.ev.w[W_MOBILITY] = 0
         s.pos = p
         s.rules = rr
+        alloc_cont_hist(s)
         s.tt = &self.tt_owner.t
         s.tt.generation = (s.tt.generation + 1) & 63
         s.qtt = &self.qtt_owner.t
