@@ -53,6 +53,8 @@ cdef struct EvalInfo:
     int atk_first[MAX_TYPES + 1]
     int atk_step[2][MAX_RAYS]        # per colour, as mob_step
     int attack_types            # bit t set: type t is counted in king attacks
+    int zone_weight[MAX_TYPES]  # per square around the enemy royal that a piece of type t
+                                # attacks (king_zone_X), scaled by its side's material
     # the first steps of colour c's pawn's capturing rays (pawn_threats)
     int pawn_captures[2]
     int pawn_capture_step[2][MAX_PAWN_CAPTURES]

@@ -271,14 +271,31 @@ def table_name(Variant variant, int t, str phase) -> str:
     return f"psq_{phase}_{variant.spec.pieces[t - 1].letter}"
 
 
+def zone_name(Variant variant, int t) -> str:
+    """The weight name of type t's attack on the squares around the enemy royal."""
+    return f"king_zone_{variant.spec.pieces[t - 1].letter}"
+
+
+def zone_types(Variant variant) -> list:
+    """The types with a king_zone weight: the non-royal pieces other than pawns."""
+    return [t for t in range(FIRST_PIECE_TYPE, variant.rules.num_types + 1) if variant.rules.value[t] > 0]
+
+
+def zone_names(Variant variant) -> list:
+    """The variant's king_zone weight names (types sharing a letter share one)."""
+    return sorted({zone_name(variant, t) for t in zone_types(variant)})
+
+
 def table_size(Variant variant) -> int:
     return variant.rules.width * variant.rules.height
 
 
 def default_weights(Variant variant) -> dict:
-    """WEIGHT_DEFAULTS and the ini values of the variant's non-royal types in both phases,
-    overridden by its weights file where it has one (which may add tables)."""
+    """WEIGHT_DEFAULTS, the ini values of the variant's non-royal types in both phases
+    and no king_zone terms, overridden by its weights file where it has one (which may
+    add tables)."""
     weights = dict(WEIGHT_DEFAULTS)
+    weights.update({name: 0 for name in zone_names(variant)})
     for t in range(1, variant.rules.num_types + 1):
         if variant.rules.value[t] > 0:
             for phase in PHASES:
@@ -475,6 +492,10 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     weights = get_weights(variant)
     for k, name in enumerate(WEIGHT_NAMES):
         e.w[k] = weights[name]
+    for t in range(MAX_TYPES):
+        e.zone_weight[t] = 0
+    for t in zone_types(variant):
+        e.zone_weight[t] = weights[zone_name(variant, t)]
     return 0
 
 
@@ -660,8 +681,10 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
                      int enemy_royal, const int* pawn_files, int phase) noexcept nogil:
     """Colour c's mobility, rook-like sliders on open files and on the rank in front of
     the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
-    attack on the enemy royal (scaled by c's material, `phase` 0..256)."""
+    attack on the enemy royal, by type and as a whole (scaled by c's material, `phase`
+    0..256)."""
     cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h, threats = 0
+    cdef int zone = 0
     cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
@@ -685,6 +708,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         if h:
             hits += h
             attackers += 1
+            zone += e.zone_weight[t] * h
         if e.file_slider[t]:
             bit = 1 << r.sq_file[sq]
             if not (pawn_files[c] & bit):
@@ -702,6 +726,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         bonus += e.w[W_PIECE_PAIR]
     if attackers >= 2:
         bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
+    bonus += zone * phase // 256
     return bonus + e.w[W_MOBILITY] * reach + e.w[W_PIECE_THREAT] * threats
 
 

@@ -216,3 +216,15 @@ def test_passed_pawn_path_and_royal_distances(chess):
     assert term_change(chess, fens, "passer_free", 10) == [60, 60]
     assert term_change(chess, fens, "passer_own_king", 4) == [-60, -60]
     assert term_change(chess, fens, "passer_enemy_king", 4) == [12, 12]
+
+
+def test_king_zone_counts_attacks_around_the_enemy_royal(chess):
+    """king_zone_n: the knight on f6 attacks g8 and h7, next to the black king on h8;
+    on b1 it attacks none. From Black's side the same bonus counts against.
+    The weight is per square, so twice the weight gives twice the change."""
+    fens = ["7k/p7/5N2/8/8/8/P7/4K3 w - - 0 1", "7k/p7/8/8/8/8/P7/1N2K3 w - - 0 1",
+            "7k/p7/5N2/8/8/8/P7/4K3 b - - 0 1"]
+    near, far, black = term_change(chess, fens, "king_zone_n", 40)
+    assert near > 0 and far == 0 and black == -near
+    assert term_change(chess, fens[:1], "king_zone_n", 80) == [2 * near]
+    assert "king_zone_n" in evaluate.zone_names(chess) and "king_zone_k" not in evaluate.zone_names(chess)
