@@ -23,7 +23,8 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   sliders on open files and on the rank in front of the enemy's back rank;
   pairs of colour-bound pieces; threats on enemy pieces worth THREAT_GAP more than
   the attacker (and pawns' threats on pieces); the attack of two or more pieces (leapers
-  included) on the squares around the enemy royal;
+  included) on the squares around the enemy royal, and each piece's attacks on them
+  weighted by its type (king_zone_X, 0 unless a variant's weights set them);
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
   a drawish-material scale (no pawns, less than a minor ahead);
@@ -51,7 +52,7 @@ from libc.string cimport memset, memcpy
 from fairymax.types cimport (NSQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
                              M_QUIET, M_LEAP, M_HOP, STRIDE, COLOUR_MASK, colour_of, colour_bit,
                              piece_index)
-from fairymax.variant cimport Rules, Variant
+from fairymax.variant cimport Rules, Variant, owner_index
 from fairymax.board cimport Position, Board
 
 # The tunable weights (centipawns, or percent of a table), in EvalInfo.w[W_...] order;
@@ -192,12 +193,6 @@ cdef inline int taper(score_t packed, int phase) noexcept nogil:
     cdef int eg = (packed + 32768) >> 16
     cdef int mg = packed - eg * 65536
     return (mg * phase + eg * (256 - phase)) // 256
-
-
-cdef inline int owner_index(const Rules* r, int c, int sq) noexcept nogil:
-    """Index of sq in a table seen from colour c's side: its own first rank first."""
-    cdef int rank = r.height - 1 - r.sq_row[sq] if c == 0 else r.sq_row[sq]
-    return rank * r.width + r.sq_file[sq]
 
 
 cdef int default_bonus(const Rules* r, int t, int c, int sq, int centre_spread,

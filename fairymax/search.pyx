@@ -42,7 +42,7 @@ from collections import namedtuple
 from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, MAX_RAYS, TYPE_MASK, COLOUR_MASK,
                              EMPTY, EDGE, colour_bit, mv_from, mv_to, mv_promo, mv_kind, mv_is_drop,
                              piece_index)
-from fairymax.variant cimport Rules, Variant
+from fairymax.variant cimport Rules, Variant, owner_index
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              attackers_of, capture_from,
                              unmake_move, make_null, unmake_null, in_check, is_capture,
@@ -291,9 +291,9 @@ cdef inline int stalemate_value(const Rules* r, int ply) noexcept nogil:
 
 
 cdef inline int cont_index(const SearchState* s, int piece, int sq) noexcept nogil:
-    """A move's place in a continuation-history row: its piece type and target cell."""
-    cdef const Rules* r = s.rules
-    return (piece & TYPE_MASK) * s.cont_cells + r.sq_row[sq] * r.width + r.sq_file[sq]
+    """A move's place in a continuation-history row: its piece type and target cell
+    (the cell numbered as in a table from White's side, one number per board square)."""
+    return (piece & TYPE_MASK) * s.cont_cells + owner_index(s.rules, 0, sq)
 
 
 cdef inline int16_t* cont_row(const SearchState* s, int ply, int back) noexcept nogil:
@@ -757,8 +757,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.killer2 = s.killers[ply][1]
     counter = counter_slot(s, ply)
     pk.counter = counter[0] if counter != NULL else 0
-    for j in range(CONT_PLIES):
-        pk.cont[j] = cont_row(s, ply, j + 1)
+    for j in range(CONT_PLIES):     # quiescence orders and rewards no quiet move
+        pk.cont[j] = NULL if qs else cont_row(s, ply, j + 1)
     best = -INF
     best_move = hash_move
     it = start

@@ -148,3 +148,10 @@ cdef class Variant:
     cdef _set_confinement(self)
     cdef _set_mirrors(self)
     cdef _set_shogi_promotions(self)
+
+
+cdef inline int owner_index(const Rules* r, int c, int sq) noexcept nogil:
+    """Index 0 .. width x height - 1 of sq in a table seen from colour c's side: its own
+    first rank first."""
+    cdef int rank = r.height - 1 - r.sq_row[sq] if c == 0 else r.sq_row[sq]
+    return rank * r.width + r.sq_file[sq]
