@@ -79,6 +79,7 @@ cdef enum:
     CONT_HIST_MAX_MB = 32       # bigger ones (large boards with many types) are left out
     COUNTER_KEY = (1 + CONT_PLIES) * HISTORY_MAX + 1    # the counter move's ordering key:
                                 # above every quiet move's sum of histories
+    CAPTURES_TRACKED = 32       # captures per node whose history a cutoff by another move lowers
     QUIETS_TRACKED = 64         # quiet moves per node whose history a cutoff lowers
     LMR_HISTORY_STEP = HISTORY_MAX // 2     # history worth one ply less (or more) of reduction
     STAGE_CAPTURES = 0
@@ -331,8 +332,10 @@ cdef int alloc_cont_hist(SearchState* s) except -1:
 
 
 cdef inline int order_key(SearchState* s, const Picker* k, move_t m) noexcept nogil:
-    """MVV/LVA key (>= CAP_KEY) for captures and promotions; for quiet moves, the
-    history plus the continuation histories of the moves before."""
+    """MVV/LVA key (>= CAP_KEY) for captures and promotions, a capture's moved by its
+    capture history (by up to HISTORY_MAX / 256 = 64 cp of victim value: it reorders
+    captures of like victims, the attackers above all); for quiet moves, the history
+    plus the continuation histories of the moves before."""
     cdef const Rules* r = s.rules
     cdef const Position* p = s.pos
     cdef int victim = captured_type(p, m)
@@ -348,7 +351,10 @@ cdef inline int order_key(SearchState* s, const Picker* k, move_t m) noexcept no
         attacker = r.value[piece & TYPE_MASK]
         if attacker < 0:
             attacker = 0
-        return CAP_KEY + gain * 256 - attacker // 8
+        key = CAP_KEY + gain * 256 - attacker // 8
+        if victim:
+            key += s.capture_hist[piece_index(piece)][mv_to(m)][victim]
+        return key if key >= CAP_KEY else CAP_KEY
     key = s.history[piece_index(piece)][mv_to(m)]
     at = cont_index(s, piece, mv_to(m))
     for j in range(CONT_PLIES):
@@ -572,15 +578,19 @@ cdef inline move_t* counter_slot(SearchState* s, int ply) noexcept nogil:
     return &s.counter[s.played_piece[ply - 1]][mv_to(prev)] if prev else NULL
 
 
+cdef inline int history_bonus(int depth) noexcept nogil:
+    """How much a cutoff at `depth` moves the histories."""
+    cdef int bonus = depth * depth * HISTORY_BONUS_SQUARE + depth * HISTORY_BONUS_LINEAR
+    return bonus if bonus < HISTORY_BONUS_MAX else HISTORY_BONUS_MAX
+
+
 cdef void reward_quiet(SearchState* s, Picker* k, move_t m, int piece, int depth,
                        const move_t* tried, const int* tried_pieces, int n_tried) noexcept nogil:
     """A quiet move caused a cutoff: make it a killer and the counter move of the
     previous move, raise its histories and lower those of the quiet moves tried before it."""
     cdef int ply = k.ply
-    cdef int i, bonus = depth * depth * HISTORY_BONUS_SQUARE + depth * HISTORY_BONUS_LINEAR
+    cdef int i, bonus = history_bonus(depth)
     cdef move_t* counter = counter_slot(s, ply)
-    if bonus > HISTORY_BONUS_MAX:
-        bonus = HISTORY_BONUS_MAX
     if features & F_KILLERS and s.killers[ply][0] != m:
         s.killers[ply][1] = s.killers[ply][0]
         s.killers[ply][0] = m
@@ -592,6 +602,20 @@ cdef void reward_quiet(SearchState* s, Picker* k, move_t m, int piece, int depth
             update_cont(k.cont, cont_index(s, tried_pieces[i], mv_to(tried[i])), -bonus)
         if counter != NULL:
             counter[0] = m
+
+
+cdef void reward_capture(SearchState* s, move_t m, int piece, int victim, int depth,
+                         const move_t* tried, const int* tried_pieces, const int* tried_victims,
+                         int n_tried) noexcept nogil:
+    """A move caused a cutoff: raise the capture history of m if it is a capture
+    (victim != 0), lower those of the captures tried before it."""
+    cdef int i, bonus = history_bonus(depth)
+    if not features & F_HISTORY:
+        return
+    if victim:
+        update_history(&s.capture_hist[piece_index(piece)][mv_to(m)][victim], bonus)
+    for i in range(n_tried):
+        update_history(&s.capture_hist[tried_pieces[i]][mv_to(tried[i])][tried_victims[i]], -bonus)
 
 
 cdef inline void note_move(SearchState* s, int ply, move_t m) noexcept nogil:
@@ -624,6 +648,10 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
     cdef int n_quiets
+    cdef move_t captures[CAPTURES_TRACKED]  # captures searched in this iteration
+    cdef int capture_pieces[CAPTURES_TRACKED]
+    cdef int capture_victims[CAPTURES_TRACKED]
+    cdef int n_captures
     cdef move_t* counter
     cdef key_t child_key
 
@@ -774,6 +802,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             best = -INF
         legal = 0
         n_quiets = 0
+        n_captures = 0
         i = 0
         if generated:
             m = pk.moves[0] if pk.n > 0 else 0
@@ -861,11 +890,19 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             if score >= beta:
                                 if not tactical:
                                     reward_quiet(s, &pk, m, piece, it, quiets, quiet_pieces, n_quiets)
+                                if not qs:
+                                    reward_capture(s, m, piece, victim, it, captures,
+                                                   capture_pieces, capture_victims, n_captures)
                                 break
                     if not tactical and n_quiets < QUIETS_TRACKED:
                         quiets[n_quiets] = m
                         quiet_pieces[n_quiets] = piece_index(piece)
                         n_quiets += 1
+                    elif victim and n_captures < CAPTURES_TRACKED:
+                        captures[n_captures] = m
+                        capture_pieces[n_captures] = piece_index(piece)
+                        capture_victims[n_captures] = victim
+                        n_captures += 1
             # -- next move: generate after the hash move (captures first, the quiet
             # moves only when they are reached), then walk/pick the list
             if not generated:
@@ -996,6 +1033,7 @@ cdef class SearchHelper:
         alloc_move_lists(&self.s)
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
+        memset(self.s.capture_hist, 0, sizeof(self.s.capture_hist))
         memset(self.s.counter, 0, sizeof(self.s.counter))
         self.lead = 1 + index % 2
         self.main_depth = NULL
@@ -1101,6 +1139,7 @@ cdef class Searcher:
     cdef void _clear_tables(self):
         memset(self.s.killers, 0, sizeof(self.s.killers))
         memset(self.s.history, 0, sizeof(self.s.history))
+        memset(self.s.capture_hist, 0, sizeof(self.s.capture_hist))
         memset(self.s.counter, 0, sizeof(self.s.counter))
         free(self.s.cont_hist)      # the next search lays out a cleared one
         self.s.cont_hist = NULL
@@ -1226,7 +1265,7 @@ cdef class Searcher:
         cdef SearchState* s = &self.s
         cdef Position* p
         cdef const Rules* rr
-        cdef int depth, depth_limit, line, lines, idx, alpha, beta, a, best, score, delta
+        cdef int depth, depth_limit, line, lines, idx, victim, alpha, beta, a, best, score, delta
         cdef int prev_score, yielded = 0
         cdef move_t m, best_m, prev_best = 0
         cdef int64_t start_ns
@@ -1252,6 +1291,8 @@ cdef class Searcher:
         for idx in range(32):
             for depth in range(NSQ):
                 s.history[idx][depth] //= 8
+                for victim in range(16):
+                    s.capture_hist[idx][depth][victim] //= 8
         features = self.features
         s.nodes = 0
         s.passes = 0
