@@ -13,7 +13,7 @@ Fairy-Stockfish scores every picked move and its own best at a fixed depth (UCI
 
 The judge's scores of two moves come from two searches, so even its own moves lose
 something by this count: measure the teacher the same way (`--engine
-/usr/games/fairy-stockfish`, which speaks CECP too) for the floor to compare with.  A
+uci:/usr/games/fairy-stockfish`) for the floor to compare with.  A
 loss that falls with more time is the search's share.
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ import pyffish
 
 ROOT = Path(__file__).resolve().parent.parent
 JUDGE = "/usr/games/fairy-stockfish"
+UCI_PREFIX = "uci:"
 MATE_SCORE = 3000           # a mate, in the judge's centipawns
 
 
@@ -80,15 +81,22 @@ class Judge:
 
 
 def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
-    """The engine's move in `fen` given `seconds` (a fresh process: nothing carries over)."""
-    proc = subprocess.Popen(command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)
-    proc.stdin.write(f"xboard\nprotover 2\nnew\nvariant {variant}\nforce\nsetboard {fen}\n"
-                     f"st {seconds}\ngo\n")
+    """The engine's move in `fen` given `seconds` (a fresh process: nothing carries over).
+    A CECP engine is told `st` (fractional seconds, which our engine takes), a UCI one
+    (command prefixed `uci:`, as in scripts/match.py) `go movetime`."""
+    uci = command.startswith(UCI_PREFIX)
+    proc = subprocess.Popen(command.removeprefix(UCI_PREFIX).split(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    if uci:
+        proc.stdin.write(f"uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\n"
+                         f"go movetime {round(seconds * 1000)}\n")
+    else:
+        proc.stdin.write(f"xboard\nprotover 2\nnew\nvariant {variant}\nforce\nsetboard {fen}\n"
+                         f"st {seconds}\ngo\n")
     proc.stdin.flush()
     try:
         for line in proc.stdout:
-            if line.startswith("move "):
+            if line.startswith("bestmove " if uci else "move "):
                 return line.split()[1]
     finally:
         proc.kill()
