@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Alpha-beta search in H.G. Muller's single-routine design (see search.pyx)."""
 from libc.stdint cimport uint64_t, int64_t, int16_t
-from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES
+from fairymax.types cimport move_t, key_t, NSQ, MAX_MOVES, TYPE_MASK
 from fairymax.variant cimport Rules
 from fairymax.board cimport Position, Board
 from fairymax.tt cimport TTable, TT
@@ -25,7 +25,7 @@ cdef struct SearchState:
     move_t killers[MAX_PLY][2]
     int history[32][NSQ]        # quiet-move history, [type | colour << 4][to]
     move_t counter[32][NSQ]     # the quiet reply that last refuted [piece][to]
-    int capture_hist[32][NSQ][16]   # capture history, [type | colour << 4][to][victim type]
+    int capture_hist[32][NSQ][TYPE_MASK + 1]    # capture history, [type | colour << 4][to][victim type]
     int16_t* cont_hist          # continuation history: [back - 1][side][earlier move][move],
                                 # each move as (piece type, board cell): see cont_row
     int cont_cells              # board cells of the variant it is laid out for

@@ -618,6 +618,25 @@ cdef void reward_capture(SearchState* s, move_t m, int piece, int victim, int de
         update_history(&s.capture_hist[tried_pieces[i]][mv_to(tried[i])][tried_victims[i]], -bonus)
 
 
+cdef void clear_histories(SearchState* s) noexcept nogil:
+    """Forget the killers, the quiet and capture histories and the counter moves."""
+    memset(s.killers, 0, sizeof(s.killers))
+    memset(s.history, 0, sizeof(s.history))
+    memset(s.capture_hist, 0, sizeof(s.capture_hist))
+    memset(s.counter, 0, sizeof(s.counter))
+
+
+cdef void age_histories(SearchState* s) noexcept nogil:
+    """Scale the quiet and capture histories down at a new search: what the last one
+    learnt still orders the moves, but the new results soon outweigh it."""
+    cdef int piece, sq, victim
+    for piece in range(32):
+        for sq in range(NSQ):
+            s.history[piece][sq] //= 8
+            for victim in range(TYPE_MASK + 1):
+                s.capture_hist[piece][sq][victim] //= 8
+
+
 cdef inline void note_move(SearchState* s, int ply, move_t m) noexcept nogil:
     """Record the move about to be made at `ply` (before make_move: it reads the
     moving piece), for the counter-move table of the node below."""
@@ -898,7 +917,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                         quiets[n_quiets] = m
                         quiet_pieces[n_quiets] = piece_index(piece)
                         n_quiets += 1
-                    elif victim and n_captures < CAPTURES_TRACKED:
+                    elif victim and not qs and n_captures < CAPTURES_TRACKED:
                         captures[n_captures] = m
                         capture_pieces[n_captures] = piece_index(piece)
                         capture_victims[n_captures] = victim
@@ -1031,10 +1050,7 @@ cdef class SearchHelper:
         self.qtt_owner = TT(kb=QS_HASH_KB)
         self.eval_cache = EvalCache()
         alloc_move_lists(&self.s)
-        memset(self.s.killers, 0, sizeof(self.s.killers))
-        memset(self.s.history, 0, sizeof(self.s.history))
-        memset(self.s.capture_hist, 0, sizeof(self.s.capture_hist))
-        memset(self.s.counter, 0, sizeof(self.s.counter))
+        clear_histories(&self.s)
         self.lead = 1 + index % 2
         self.main_depth = NULL
         self.main_best = NULL
@@ -1137,10 +1153,7 @@ cdef class Searcher:
         free_search_memory(&self.s)
 
     cdef void _clear_tables(self):
-        memset(self.s.killers, 0, sizeof(self.s.killers))
-        memset(self.s.history, 0, sizeof(self.s.history))
-        memset(self.s.capture_hist, 0, sizeof(self.s.capture_hist))
-        memset(self.s.counter, 0, sizeof(self.s.counter))
+        clear_histories(&self.s)
         free(self.s.cont_hist)      # the next search lays out a cleared one
         self.s.cont_hist = NULL
 
@@ -1265,7 +1278,7 @@ cdef class Searcher:
         cdef SearchState* s = &self.s
         cdef Position* p
         cdef const Rules* rr
-        cdef int depth, depth_limit, line, lines, idx, victim, alpha, beta, a, best, score, delta
+        cdef int depth, depth_limit, line, lines, idx, alpha, beta, a, best, score, delta
         cdef int prev_score, yielded = 0
         cdef move_t m, best_m, prev_best = 0
         cdef int64_t start_ns
@@ -1288,11 +1301,7 @@ cdef class Searcher:
         s.qtt = &self.qtt_owner.t
         s.qtt.generation = s.tt.generation
         memset(s.killers, 0, sizeof(s.killers))
-        for idx in range(32):
-            for depth in range(NSQ):
-                s.history[idx][depth] //= 8
-                for victim in range(16):
-                    s.capture_hist[idx][depth][victim] //= 8
+        age_histories(s)
         features = self.features
         s.nodes = 0
         s.passes = 0

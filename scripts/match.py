@@ -1110,13 +1110,20 @@ def split_pgn(text: str):
         yield tags, " ".join(moves)
 
 
+def move_tokens(movetext: str):
+    """The moves and {comments} of a movetext, in order (move numbers and results left out)."""
+    for token in re.findall(r"\{[^}]*\}|\S+", movetext):
+        if not re.fullmatch(r"\d+\.*|1-0|0-1|1/2-1/2|\*", token):
+            yield token
+
+
 def book_of(movetext: str) -> list:
     """The moves before the {book} comment (none if there is none)."""
     moves = []
-    for token in re.findall(r"\{[^}]*\}|\S+", movetext):
+    for token in move_tokens(movetext):
         if token == "{book}":
             return moves
-        if not token.startswith("{") and not re.fullmatch(r"\d+\.*|1-0|0-1|1/2-1/2|\*", token):
+        if not token.startswith("{"):
             moves.append(token)
     return []
 

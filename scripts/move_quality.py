@@ -29,22 +29,17 @@ from pathlib import Path
 import pyffish
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import match  # noqa: E402
+
 JUDGE = "/usr/games/fairy-stockfish"
-UCI_PREFIX = "uci:"
 MATE_SCORE = 3000           # a mate, in the judge's centipawns
 
 
 def games(path: Path) -> list[tuple[dict, list[str]]]:
-    """(headers, coordinate moves) of each game in a PGN of coordinate moves."""
-    found = []
-    for block in re.split(r"\n(?=\[Event )", path.read_text()):
-        headers = dict(re.findall(r'\[(\w+) "([^"]*)"\]', block))
-        body = re.sub(r"\{[^}]*\}", " ", re.sub(r"\[.*?\]\n", "", block))
-        moves = [re.sub(r"^\d+\.", "", token) for token in body.split()]
-        moves = [m for m in moves if m and m not in ("1-0", "0-1", "1/2-1/2", "*")]
-        if moves:
-            found.append((headers, moves))
-    return found
+    """(tags, coordinate moves) of each game in a PGN that scripts/match.py wrote."""
+    return [(tags, [token for token in match.move_tokens(movetext) if not token.startswith("{")])
+            for tags, movetext in match.split_pgn(path.read_text())]
 
 
 class Judge:
@@ -84,8 +79,8 @@ def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
     """The engine's move in `fen` given `seconds` (a fresh process: nothing carries over).
     A CECP engine is told `st` (fractional seconds, which our engine takes), a UCI one
     (command prefixed `uci:`, as in scripts/match.py) `go movetime`."""
-    uci = command.startswith(UCI_PREFIX)
-    proc = subprocess.Popen(command.removeprefix(UCI_PREFIX).split(), stdin=subprocess.PIPE,
+    uci = command.startswith(match.UCI_PREFIX)
+    proc = subprocess.Popen(command.removeprefix(match.UCI_PREFIX).split(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
     if uci:
         proc.stdin.write(f"uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\n"
