@@ -40,12 +40,14 @@ cdef struct EvalInfo:
     int royal[MAX_TYPES]        # 1 for royal types (negative ini value)
     int spare[MAX_TYPES]        # royal types with spares: value of each spare (Spartan)
     int has_spares
-    # mobility of type t (none for royals and types without a sliding ray): the first
-    # step of the rays mob_step[mob_first[t] .. mob_split[t] - 1], and every square of
-    # the sliding rays mob_step[mob_split[t] .. mob_first[t + 1] - 1]
+    # mobility of type t (none for royals, and for types without a sliding ray unless
+    # mobility_X weighs them): the first step of the rays
+    # mob_step[mob_first[t] .. mob_split[t] - 1], and every square of the sliding rays
+    # mob_step[mob_split[t] .. mob_first[t + 1] - 1], mob_weight[t] per square
     int mob_first[MAX_TYPES + 1]
     int mob_split[MAX_TYPES]
     int mob_step[2][MAX_RAYS]        # per colour (Rules.walk_step: Mirror: types differ)
+    int mob_weight[MAX_TYPES]
     int mobile_types            # bit t set: type t has a mobility term
     # first steps of the capturing rays of non-royal types without a sliding ray
     # (leapers), atk_step[atk_first[t] .. atk_first[t + 1] - 1]: their attacks on the
@@ -64,7 +66,7 @@ cdef struct EvalInfo:
                                 # a piece worth THREAT_GAP less (W_PIECE_THREAT)
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
-    int w[N_WEIGHTS]            # the variant's weights (W_MOBILITY 0: no mobility term)
+    int w[N_WEIGHTS]            # the variant's weights
     int lazy_margin             # lazy evaluation skips the slow terms outside this margin
 
 cdef class EvalCache:

@@ -16,10 +16,11 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   with pawn moves); passed pawns' free path and, in the end game, both royals'
   distances to the square in front of them; royal safety blended by the opponent's
   material (stay home, keep pawns in front and on the files around in the middle
-  game, centralise in the end game); mobility of pieces
-  with a sliding ray (squares reached by the first step of every ray, all
-  squares of sliding rays, except those an enemy pawn attacks; leapers get
-  centralisation instead); rook-like
+  game, centralise in the end game); mobility (squares reached by the first step
+  of every ray, all squares of sliding rays, except those an enemy pawn attacks),
+  weighted per type by `mobility` for pieces with a sliding ray plus the type's
+  mobility_X (0 unless a variant's weights set it; leapers count only where it is
+  set, else they get centralisation alone); rook-like
   sliders on open files and on the rank in front of the enemy's back rank;
   pairs of colour-bound pieces; threats on enemy pieces worth THREAT_GAP more than
   the attacker (and pawns' threats on pieces); the attack of two or more pieces (leapers
@@ -266,19 +267,27 @@ def table_name(Variant variant, int t, str phase) -> str:
     return f"psq_{phase}_{variant.spec.pieces[t - 1].letter}"
 
 
-def zone_name(Variant variant, int t) -> str:
-    """The weight name of type t's attack on the squares around the enemy royal."""
-    return f"king_zone_{variant.spec.pieces[t - 1].letter}"
+# terms weighted per piece type (0 unless a variant's weights set them): TERM_X
+PER_TYPE_TERMS = (
+    "king_zone",    # per square around the enemy royal that the piece attacks
+    "mobility",     # per square it reaches, on top of `mobility` for sliding pieces
+)
 
 
-def zone_types(Variant variant) -> list:
-    """The types with a king_zone weight: the non-royal pieces other than pawns."""
+def type_weight_name(Variant variant, str term, int t) -> str:
+    """The weight name of a per-type term (PER_TYPE_TERMS) of type t: the term and its letter."""
+    return f"{term}_{variant.spec.pieces[t - 1].letter}"
+
+
+def weighted_types(Variant variant) -> list:
+    """The types with per-type weights: the non-royal pieces other than pawns."""
     return [t for t in range(FIRST_PIECE_TYPE, variant.rules.num_types + 1) if variant.rules.value[t] > 0]
 
 
-def zone_names(Variant variant) -> list:
-    """The variant's king_zone weight names (types sharing a letter share one)."""
-    return sorted({zone_name(variant, t) for t in zone_types(variant)})
+def type_weight_names(Variant variant) -> list:
+    """The variant's per-type weight names (types sharing a letter share one)."""
+    return sorted({type_weight_name(variant, term, t)
+                   for term in PER_TYPE_TERMS for t in weighted_types(variant)})
 
 
 def table_size(Variant variant) -> int:
@@ -287,10 +296,10 @@ def table_size(Variant variant) -> int:
 
 def default_weights(Variant variant) -> dict:
     """WEIGHT_DEFAULTS, the ini values of the variant's non-royal types in both phases
-    and no king_zone terms, overridden by its weights file where it has one (which may
+    and no per-type terms, overridden by its weights file where it has one (which may
     add tables)."""
     weights = dict(WEIGHT_DEFAULTS)
-    weights.update({name: 0 for name in zone_names(variant)})
+    weights.update({name: 0 for name in type_weight_names(variant)})
     for t in range(1, variant.rules.num_types + 1):
         if variant.rules.value[t] > 0:
             for phase in PHASES:
@@ -413,16 +422,20 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if r.value[t] < -2 and r.value[t] >= -665:
                 e.spare[t] = -r.value[t]
                 e.has_spares = 1
+    weights = get_weights(variant)
+    extra = {t: weights[type_weight_name(variant, "mobility", t)] for t in weighted_types(variant)}
     for t in range(MAX_TYPES):
-        # mobility counts for non-royal types with a sliding ray: one step of every
-        # other ray (leapers, hoppers, bent rays), then the whole sliding rays
+        # mobility counts for non-royal types with a sliding ray or a mobility_X
+        # weight: one step of every other ray (leapers, hoppers, bent rays), then the
+        # whole sliding rays
         e.mob_first[t] = n
         rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
         counted = [k for k in rays if r.ray_mode[k] & (M_CAPTURE | M_QUIET)]
         slides = [k for k in counted
                   if not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0]
-        if not slides or e.royal[t]:
+        if e.royal[t] or not (slides or extra.get(t, 0)):
             counted = slides = []
+        e.mob_weight[t] = (weights["mobility"] if slides else 0) + extra.get(t, 0)
         for k in counted:
             if k not in slides:
                 e.mob_step[0][n] = r.walk_step[0][k]
@@ -484,13 +497,12 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             d = max(abs(file - cx) / max(cx, 0.5), abs(row - cy) / max(cy, 0.5))   # 0 centre .. 1 edge
             e.centre[sq] = <int>(16 * (1.0 - d) + 0.5)
     e.lazy_margin = LAZY_MARGIN
-    weights = get_weights(variant)
     for k, name in enumerate(WEIGHT_NAMES):
         e.w[k] = weights[name]
     for t in range(MAX_TYPES):
         e.zone_weight[t] = 0
-    for t in zone_types(variant):
-        e.zone_weight[t] = weights[zone_name(variant, t)]
+    for t in weighted_types(variant):
+        e.zone_weight[t] = weights[type_weight_name(variant, "king_zone", t)]
     return 0
 
 
@@ -678,7 +690,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
     attack on the enemy royal, by type and as a whole (scaled by c's material, `phase`
     0..256)."""
-    cdef int k, sq, t, bit, hits = 0, attackers = 0, reach = 0, bonus = 0, h, threats = 0
+    cdef int k, sq, t, bit, hits = 0, attackers = 0, mobility_score = 0, bonus = 0, h, threats = 0
     cdef int zone = 0
     cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
@@ -697,7 +709,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            reach += mobility(p, e, sq, t, c, enemy_royal, guarded, &h, &threats)
+            mobility_score += e.mob_weight[t] * mobility(p, e, sq, t, c, enemy_royal, guarded, &h, &threats)
         elif (e.attack_types >> t) & 1:
             h = leaper_hits(p, e, sq, t, c, enemy_royal, &threats)
         if h:
@@ -722,7 +734,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     if attackers >= 2:
         bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
     bonus += zone * phase // 256
-    return bonus + e.w[W_MOBILITY] * reach + e.w[W_PIECE_THREAT] * threats
+    return bonus + mobility_score + e.w[W_PIECE_THREAT] * threats
 
 
 cdef inline int pawn_threats(const Position* p, const EvalInfo* e, int sq, int c) noexcept nogil:

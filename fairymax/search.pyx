@@ -52,7 +52,7 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
-                               score_prefetch, W_MOBILITY)
+                               score_prefetch)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -1292,7 +1292,7 @@ cdef class Searcher:
         eval_info_init(&s.ev, board.variant)
         self.eval_cache.attach(&s.ev)
         if not (self.features & F_MOBILITY):
-            s.ev.w[W_MOBILITY] = 0
+            memset(s.ev.mob_weight, 0, sizeof(s.ev.mob_weight))
         s.pos = p
         s.rules = rr
         alloc_cont_hist(s)

@@ -12,9 +12,9 @@
    Adam over the whole set; a held-out tenth reports the error the fit did not see.
    First (--table-epochs) the materials and piece-square tables of both phases, which
    enter the evaluation linearly, with exact gradients (PsqModel, NumPy: the `tune`
-   extra); then the other weights (evaluate.WEIGHT_NAMES and the variant's king_zone_X)
-   with gradients by finite differences (evaluate.PositionSet scores every position in
-   C).  The result is a weights file for the variant.
+   extra); then the other weights (evaluate.WEIGHT_NAMES and the variant's per-type
+   king_zone_X and mobility_X) with gradients by finite differences
+   (evaluate.PositionSet scores every position in C).  The result is a weights file for the variant.
 
 Large position files belong outside the repository (e.g. ~/.cache/fairymax/).
 """
@@ -406,7 +406,7 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
             f"held-out {error_with({}, test_b, test_t):.7f}")
     names = [n for n in evaluate.WEIGHT_NAMES
              if not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
-    names += evaluate.zone_names(variant)
+    names += evaluate.type_weight_names(variant)
     exact = np.array([float(weights[n]) for n in names])
     adam = Adam(step)
     for rnd in range(1, rounds + 1):

@@ -227,4 +227,14 @@ def test_king_zone_counts_attacks_around_the_enemy_royal(chess):
     near, far, black = term_change(chess, fens, "king_zone_n", 40)
     assert near > 0 and far == 0 and black == -near
     assert term_change(chess, fens[:1], "king_zone_n", 80) == [2 * near]
-    assert "king_zone_n" in evaluate.zone_names(chess) and "king_zone_k" not in evaluate.zone_names(chess)
+    assert "king_zone_n" in evaluate.type_weight_names(chess) and "king_zone_k" not in evaluate.type_weight_names(chess)
+
+
+def test_mobility_per_type_counts_safe_squares_of_leapers_too(chess):
+    """mobility_n: the knight on b1 reaches a3, c3 and d2, but only d2 where a black pawn
+    on b4 guards a3 and c3; from Black's side the bonus counts against. A knight has no
+    sliding ray, so without mobility_n it has no mobility term at all."""
+    fens = ["4k3/p7/8/8/8/8/P7/1N2K3 w - - 0 1", "4k3/8/8/8/1p6/8/P7/1N2K3 w - - 0 1",
+            "4k3/p7/8/8/8/8/P7/1N2K3 b - - 0 1"]
+    assert term_change(chess, fens, "mobility_n", 10) == [30, 10, -30]
+    assert "mobility_n" in evaluate.type_weight_names(chess) and "mobility_k" not in evaluate.type_weight_names(chess)
