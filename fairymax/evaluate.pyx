@@ -423,7 +423,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
                 e.spare[t] = -r.value[t]
                 e.has_spares = 1
     weights = get_weights(variant)
-    extra = {t: weights[type_weight_name(variant, "mobility", t)] for t in weighted_types(variant)}
+    own_mobility = {t: weights[type_weight_name(variant, "mobility", t)] for t in weighted_types(variant)}
     for t in range(MAX_TYPES):
         # mobility counts for non-royal types with a sliding ray or a mobility_X
         # weight: one step of every other ray (leapers, hoppers, bent rays), then the
@@ -433,9 +433,9 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         counted = [k for k in rays if r.ray_mode[k] & (M_CAPTURE | M_QUIET)]
         slides = [k for k in counted
                   if not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0]
-        if e.royal[t] or not (slides or extra.get(t, 0)):
+        if e.royal[t] or not (slides or own_mobility.get(t, 0)):
             counted = slides = []
-        e.mob_weight[t] = (weights["mobility"] if slides else 0) + extra.get(t, 0)
+        e.mob_weight[t] = (weights["mobility"] if slides else 0) + own_mobility.get(t, 0)
         for k in counted:
             if k not in slides:
                 e.mob_step[0][n] = r.walk_step[0][k]

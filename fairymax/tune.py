@@ -14,7 +14,8 @@
    enter the evaluation linearly, with exact gradients (PsqModel, NumPy: the `tune`
    extra); then the other weights (evaluate.WEIGHT_NAMES and the variant's per-type
    king_zone_X and mobility_X) with gradients by finite differences
-   (evaluate.PositionSet scores every position in C).  The result is a weights file for the variant.
+   (evaluate.PositionSet scores every position in C).  The result is a weights file
+   for the variant.
 
 Large position files belong outside the repository (e.g. ~/.cache/fairymax/).
 """
