@@ -105,6 +105,29 @@ def test_label_with_stockfish(tmp_path):
     assert scores[0] > 1000 and scores[1] < -1000
 
 
+@pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="needs /usr/games/stockfish")
+def test_labels_ignore_the_halfmove_clock(tmp_path):
+    """Our evaluation has no clock term, so a position late in a fifty-move count gets
+    the label of the same position with the count at zero (the teacher shrinks its
+    score as the count grows)."""
+    ending = "4k3/8/8/3n4/8/8/2N5/R3K3 w - - {} 80"
+    src, dst = tmp_path / "pos.fen", tmp_path / "pos.lab"
+    src.write_text(ending.format(0) + "\n" + ending.format(90) + "\n")
+    teacher = tune.UciTeacher(STOCKFISH, None)
+    tune.label_file(src, dst, teacher, 2000)
+    teacher.close()
+    fens, scores = tune.load_labels(dst)
+    assert fens == [ending.format(0)] * 2
+    # Not equal: the second search finds the first one's hash entries. With the
+    # clock kept, the second score came out near half of the first.
+    assert scores[0] > 100 and abs(scores[1] - scores[0]) < scores[0] * 0.15
+
+
+def test_without_halfmove_clock():
+    assert tune.without_halfmove_clock("8/8/8/8/8/8/8/K1k5 b - - 37 90") == "8/8/8/8/8/8/8/K1k5 b - - 0 90"
+    assert tune.without_halfmove_clock("8/8/8/8/8/8/8/K1k5 b") == "8/8/8/8/8/8/8/K1k5 b"
+
+
 @pytest.mark.parametrize("args", [
     ["fit", "/nonexistent.lab"],
     ["fit", "/dev/null", "--variant", "nosuchvariant"],
