@@ -5,8 +5,9 @@
    line: not in check, not just after a capture, and the move chosen in them is no
    capture or promotion.
 2. `label`: a stronger UCI engine scores each position (Stockfish for chess,
-   Fairy-Stockfish with UCI_Variant for its variants) at a fixed node count; lines
-   become `FEN;centipawns for the side to move`.  Resumable: labelled lines are kept.
+   Fairy-Stockfish with UCI_Variant for its variants) at a fixed node count, with the
+   halfmove clock zeroed; lines become `FEN;centipawns for the side to move`.
+   Resumable: labelled lines are kept.
 3. `fit`: the evaluation weights are fitted to the labels by minimising the mean of
    (sigmoid(teacher) - sigmoid(eval))^2, sigmoid(x) = 1 / (1 + 10^(-x / 400)), with
    Adam over the whole set; a held-out tenth reports the error the fit did not see.
