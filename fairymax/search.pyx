@@ -6,7 +6,8 @@
 1. count the node; every POLL_INTERVAL nodes poll the stop flag, node limit and clock;
 2. draws by rule (50 moves, any repetition; perpetual check loses where the variant
    says so), variant terminals (hill reached, bare royal), mate-distance pruning;
-3. check extension (+1 ply when in check);
+3. check extension (+1 ply when in check, unless the checking move left its piece
+   to be taken at a profit: spite_check);
 4. static evaluation where it will be needed, then the hash probe: a usable bound
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
    deepening loop resume after its depth (quiescence nodes probe a small table that
@@ -447,6 +448,17 @@ cdef bint bad_capture(SearchState* s, move_t m, int ply) noexcept nogil:
     return exchange_gain(s, m, ply) < -BAD_CAPTURE_MARGIN
 
 
+cdef bint spite_check(SearchState* s, int ply) noexcept nogil:
+    """Did the move that gave this check (the one before `ply`) leave its piece where
+    the side in check wins more than BAD_CAPTURE_MARGIN by taking it?  Such a check
+    costs material to delay; extending it had the search chase checks with pieces
+    given away.  A drop's check keeps its extension (drop games were not measured)."""
+    cdef move_t checker = s.played[ply - 1]
+    if not checker or mv_is_drop(checker):
+        return 0
+    return see_reply(s, mv_to(checker), ply) > BAD_CAPTURE_MARGIN
+
+
 cdef inline void swap_in(Picker* k, int j) noexcept nogil:
     """Move entry j to position `picked` and advance it."""
     cdef int i = k.picked
@@ -710,10 +722,10 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     if ply >= MAX_PLY - 1:
         return evaluate(p, r, &s.ev, alpha, beta)
 
-    # 3. check extension
+    # 3. check extension (not for a check that gives its piece away)
     if depth > 0:
         in_chk = in_check(p, r)
-        if in_chk and features & F_CHECK_EXT:
+        if in_chk and features & F_CHECK_EXT and not spite_check(s, ply):
             depth += 1
     qs = depth <= 0
     last = 0 if qs else depth
