@@ -93,6 +93,8 @@ cdef enum:
     FUTILITY_DEPTH = 3          # futility pruning of quiet moves up to this depth
     RFP_MARGIN = 80             # per ply: eval this far above beta fails high without a search
     RFP_DEPTH = 6               # reverse futility pruning up to this depth
+    RAZOR_MARGIN = 250          # per ply: eval this far below alpha is checked by quiescence
+    RAZOR_DEPTH = 3             # razoring up to this depth
     LMP_BASE = 3                # late-move pruning: quiet moves after LMP_BASE + depth^2 tried
     LMP_DEPTH = 3               # late-move pruning up to this depth
     LMR_MOVES = 64              # the LMR table's range of depths and move numbers
@@ -130,14 +132,15 @@ cdef enum:
     F_RFP = 4096                # reverse futility pruning (static null move) near the leaves
     F_LMP = 8192                # late-move pruning of quiet moves near the leaves
     F_SINGULAR = 16384          # singular extension of the hash move
-    F_ALL = 32767
+    F_RAZOR = 32768             # razoring: a quiescence search decides hopeless nodes near the leaves
+    F_ALL = 65535
     F_DEFAULT = F_ALL & ~F_IID_HASH
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
             "history": F_HISTORY, "iid_hash": F_IID_HASH, "mobility": F_MOBILITY,
             "check_ext": F_CHECK_EXT, "bad_captures": F_BAD_CAPTURES, "rfp": F_RFP,
-            "lmp": F_LMP, "singular": F_SINGULAR}
+            "lmp": F_LMP, "singular": F_SINGULAR, "razor": F_RAZOR}
 
 # Python-visible copies of the score constants (cdef enums are C only)
 globals().update({"MATE": <int>MATE, "INF": <int>INF, "MAX_PLY": <int>MAX_PLY,
@@ -769,6 +772,19 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             and static_eval != NO_EVAL and static_eval - RFP_MARGIN * depth >= beta
             and beta > -MATE_BOUND and static_eval < MATE_BOUND):
         return static_eval
+
+    # razoring: near the leaves, an evaluation far below alpha is checked by a
+    # quiescence search alone, and the node fails low if that stays below alpha too
+    # (not in drop games: quiescence sees no drop, and a drop can turn a game at once)
+    if (features & F_RAZOR and not qs and not pv_node and not in_chk and depth <= RAZOR_DEPTH
+            and not r.drops
+            and static_eval != NO_EVAL and static_eval + RAZOR_MARGIN * depth <= alpha
+            and alpha < MATE_BOUND and static_eval > -MATE_BOUND):
+        score = search(s, alpha, alpha + 1, 0, ply, 0)
+        if s.aborted:
+            return 0
+        if score <= alpha:
+            return score
 
     # null move
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node

@@ -25,9 +25,12 @@ def chess_weights_restored():
     forget_weights(Board.from_name("normal").variant)
 
 
-def search(board, depth, **kw):
-    """Last complete SearchInfo of a fixed-depth search with a fresh searcher."""
+def search(board, depth, without=(), **kw):
+    """Last complete SearchInfo of a fixed-depth search with a fresh searcher, the
+    features named in `without` turned off."""
     searcher = Searcher(8)
+    for name in without:
+        searcher.features &= ~FEATURES[name]
     last = None
     for info in searcher.iterate(board, max_depth=depth, **kw):
         if info.complete:
@@ -57,12 +60,15 @@ def assert_pv_legal(board, pv):
     ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", 5),
 ])
 def test_mate_found_with_mate_score(fen, move, plies):
+    """Found at the depth of the mate and one ply of quiescence; with razoring, which
+    ends some nodes on a quiescence search that sees no mate, at most one ply later."""
     board = board_at("normal", fen)
-    info = search(board, plies + 1)
-    assert best_text(board, info) == move
-    assert info.score == MATE - plies
-    assert_pv_legal(board, info.pv)
-    assert len(info.pv) == plies
+    for without, depth in ((("razor",), plies + 1), ((), plies + 2)):
+        info = search(board, depth, without=without)
+        assert best_text(board, info) == move
+        assert info.score == MATE - plies
+        assert_pv_legal(board, info.pv)
+        assert len(info.pv) == plies
 
 
 def test_being_mated_scores_negative_mate():
@@ -245,6 +251,21 @@ def test_singular_extension_changes_the_tree_and_keeps_results_sound():
     board = board_at("normal", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
     info = search(board, 10)
     assert best_text(board, info) == "f8c5" and info.score == MATE - 5
+
+
+def test_razoring_prunes_and_still_finds_the_mate():
+    """Nodes whose evaluation is far below alpha near the leaves end on a quiescence
+    search: fewer nodes, and the mate of the side that gave its material away stays."""
+    board = board_at("normal", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
+    nodes = []
+    for razor in (True, False):
+        searcher = Searcher(8)
+        if not razor:
+            searcher.features &= ~FEATURES["razor"]
+        infos = [i for i in searcher.iterate(board, max_depth=8) if i.complete]
+        assert best_text(board, infos[-1]) == "f8c5" and infos[-1].score == MATE - 5
+        nodes.append(searcher.nodes)
+    assert nodes[0] < nodes[1]
 
 
 def test_stop_from_another_thread():
