@@ -25,9 +25,9 @@ def chess_weights_restored():
     forget_weights(Board.from_name("normal").variant)
 
 
-def search(board, depth, without=(), **kw):
-    """Last complete SearchInfo of a fixed-depth search with a fresh searcher, the
-    features named in `without` turned off."""
+def searched(board, depth, without=(), **kw):
+    """A fresh searcher, the features named in `without` turned off, after a
+    fixed-depth search, and that search's last complete SearchInfo."""
     searcher = Searcher(8)
     for name in without:
         searcher.features &= ~FEATURES[name]
@@ -36,7 +36,12 @@ def search(board, depth, without=(), **kw):
         if info.complete:
             last = info
     assert last is not None
-    return last
+    return searcher, last
+
+
+def search(board, depth, without=(), **kw):
+    """Last complete SearchInfo of a fixed-depth search with a fresh searcher."""
+    return searched(board, depth, without, **kw)[1]
 
 
 def best_text(board, info):
@@ -239,13 +244,10 @@ def test_singular_extension_changes_the_tree_and_keeps_results_sound():
     deeper: the tree is not the one searched without it, and lines and mates stay right."""
     board = board_at("normal", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     nodes = []
-    for singular in (True, False):
-        searcher = Searcher(8)
-        if not singular:
-            searcher.features &= ~FEATURES["singular"]
-        infos = [i for i in searcher.iterate(board, max_depth=9) if i.complete]
-        assert infos[-1].depth == 9
-        assert_pv_legal(board, infos[-1].pv)
+    for without in ((), ("singular",)):
+        searcher, info = searched(board, 9, without)
+        assert info.depth == 9
+        assert_pv_legal(board, info.pv)
         nodes.append(searcher.nodes)
     assert nodes[0] != nodes[1]
     board = board_at("normal", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
@@ -258,12 +260,9 @@ def test_razoring_prunes_and_still_finds_the_mate():
     search: fewer nodes, and the mate of the side that gave its material away stays."""
     board = board_at("normal", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1")
     nodes = []
-    for razor in (True, False):
-        searcher = Searcher(8)
-        if not razor:
-            searcher.features &= ~FEATURES["razor"]
-        infos = [i for i in searcher.iterate(board, max_depth=8) if i.complete]
-        assert best_text(board, infos[-1]) == "f8c5" and infos[-1].score == MATE - 5
+    for without in ((), ("razor",)):
+        searcher, info = searched(board, 8, without)
+        assert best_text(board, info) == "f8c5" and info.score == MATE - 5
         nodes.append(searcher.nodes)
     assert nodes[0] < nodes[1]
 
