@@ -774,7 +774,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         return static_eval
 
     # razoring: near the leaves, an evaluation far below alpha is checked by a
-    # quiescence search alone, and the node fails low if that stays below alpha too
+    # quiescence search alone, and the node fails low if that does not rise above alpha
     # (not in drop games: quiescence sees no drop, and a drop can turn a game at once)
     if (features & F_RAZOR and not qs and not pv_node and not in_chk and depth <= RAZOR_DEPTH
             and not r.drops
