@@ -104,10 +104,12 @@ cdef enum:
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
-    LAZY_MARGIN = 250
+    # the lazy margins sit near the 99th percentiles of the terms they skip over
+    # capablanca's self-play positions (587 and 401 cp; chess 457 and 317, other
+    # variants less), so that a lazy exit seldom lands on the wrong side of the window
+    LAZY_MARGIN = 600       # all but the incremental score
+    SLOW_TERMS_MARGIN = 400 # the piece terms
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
-    SLOW_TERMS_MARGIN = 120 # mobility (80 covered 99.9% of chess and capablanca positions)
-                            # plus the piece terms and king attack below
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
     NO_ROYAL = -4 * NSQ     # a square far from every board square
