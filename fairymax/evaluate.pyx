@@ -112,7 +112,6 @@ cdef enum:
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
-    NO_ROYAL = -4 * NSQ     # a square far from every board square
     DROP_THREAT_CAP = 8     # hand units (pawn 1, other piece 2) that make the full threat
     FIRST_PIECE_TYPE = 3    # types 1 and 2 are the two colours' pawns (Fairy-Max)
     THREAT_GAP = 100        # piece_threat: the victim is worth this much more than the attacker
@@ -130,12 +129,11 @@ PASSER_FACTOR[:] = [0, 5, 4, 3, 2, 1, 0, 0]
 # many attacked squares; scaled by the attacker's material
 cdef int KING_ATTACK[KING_ATTACK_CAP + 1]
 KING_ATTACK[:] = [0, 0, 4, 10, 18, 28, 40, 54, 70, 88, 108, 130, 150, 170, 185, 200]
-# squares around a royal, by the square difference + ROYAL_ZONE_REACH (boards are 16
-# cells wide, at most 14 files, so a difference names one row and file step)
+# what piece_terms knows of each cell for one side's pieces, one byte a cell
 cdef enum:
-    ROYAL_ZONE_REACH = STRIDE + 1
-cdef int ROYAL_ZONE[2 * ROYAL_ZONE_REACH + 1]
-ROYAL_ZONE[:] = [1, 1, 1] + [0] * (STRIDE - 3) + [1, 1, 1] + [0] * (STRIDE - 3) + [1, 1, 1]
+    SAFE_CELL = 1           # no enemy pawn attacks it
+    ZONE_CELL = 2           # the enemy royal's square or next to it (edge cells too)
+    ZONE_SHIFT = 1          # cell >> ZONE_SHIFT: 1 on the zone, else 0
 # advancement bonus by steps to promotion, Fairy-Max's +64 on the 6th, +128 on the 7th
 cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
@@ -169,12 +167,6 @@ cdef inline int empty_neighbours(const Position* p, int sq) noexcept nogil:
 cdef inline int is_pawn_of(int cell, int c) noexcept nogil:
     """Is the cell's piece colour c's pawn (type 1 + c, Fairy-Max's numbering)?"""
     return (cell & (TYPE_MASK | COLOUR_MASK)) == ((1 + c) | colour_bit(c))
-
-
-cdef inline int near_royal(int sq, int royal) noexcept nogil:
-    """Is sq the royal's square or next to it?"""
-    cdef int d = sq - royal + ROYAL_ZONE_REACH
-    return 0 <= d <= 2 * ROYAL_ZONE_REACH and ROYAL_ZONE[d]
 
 
 cdef int steps_to_promotion(const Rules* r, int colour, int row) noexcept nogil:
@@ -547,36 +539,40 @@ cdef inline int threatens(const Position* p, const EvalInfo* e, int to, int own,
 
 
 cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t, int side,
-                         int enemy_royal, const unsigned char* guarded, int* hits,
-                         int* threats) noexcept nogil:
+                         const unsigned char* cells, int* hits, int* threats) noexcept nogil:
     """Squares a piece of type t and colour side on sq reaches (see EvalInfo.mob_*),
-    not counting those `guarded` (by enemy pawns); its colour bit `own` is shared by
-    the edge cells, so one test stops a ray at both.  Adds the squares reached around
-    the enemy royal to *hits, and the enemy pieces worth THREAT_GAP more than it that
-    it attacks to *threats."""
-    cdef int k, step, to, n = 0, own = colour_bit(side)
+    not counting those an enemy pawn attacks (`cells`, see SAFE_CELL); its colour bit
+    `own` is shared by the edge cells, so one test stops a ray at both.  Adds the
+    squares reached around the enemy royal to *hits, and the enemy pieces worth
+    THREAT_GAP more than it that it attacks to *threats."""
+    cdef int k, step, to, info, n = 0, zone = 0, victims = 0, own = colour_bit(side)
     cdef int worth = e.threat_value[t] + THREAT_GAP
     cdef const int* steps = e.mob_step[side]
     for k in range(e.mob_first[t], e.mob_split[t]):
         to = sq + steps[k]
-        n += (p.sq[to] & own) == 0 and not guarded[to]
-        hits[0] += near_royal(to, enemy_royal)
-        threats[0] += threatens(p, e, to, own, worth)
+        info = cells[to]
+        n += (p.sq[to] & own) == 0 and (info & SAFE_CELL) != 0
+        zone += info >> ZONE_SHIFT
+        victims += threatens(p, e, to, own, worth)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = steps[k]
         to = sq + step
         while p.sq[to] == EMPTY:
-            n += not guarded[to]
-            hits[0] += near_royal(to, enemy_royal)
+            info = cells[to]
+            n += info & SAFE_CELL
+            zone += info >> ZONE_SHIFT
             to += step
-        n += (p.sq[to] & own) == 0 and not guarded[to]
-        hits[0] += near_royal(to, enemy_royal)
-        threats[0] += threatens(p, e, to, own, worth)
+        info = cells[to]
+        n += (p.sq[to] & own) == 0 and (info & SAFE_CELL) != 0
+        zone += info >> ZONE_SHIFT
+        victims += threatens(p, e, to, own, worth)
+    hits[0] = zone
+    threats[0] += victims
     return n
 
 
 cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t, int side,
-                            int enemy_royal, int* threats) noexcept nogil:
+                            const unsigned char* cells, int* threats) noexcept nogil:
     """Squares around the enemy royal that a leaper of type t and colour side on sq
     attacks; adds the enemy pieces worth THREAT_GAP more than it that it attacks to
     *threats."""
@@ -584,7 +580,7 @@ cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t,
     cdef int worth = e.threat_value[t] + THREAT_GAP
     for k in range(e.atk_first[t], e.atk_first[t + 1]):
         to = sq + e.atk_step[side][k]
-        hits += near_royal(to, enemy_royal)
+        hits += cells[to] >> ZONE_SHIFT
         threats[0] += threatens(p, e, to, own, worth)
     return hits
 
@@ -697,23 +693,26 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
-    cdef unsigned char guarded[NSQ]     # squares an enemy pawn attacks
-    if enemy_royal < 0:
-        enemy_royal = NO_ROYAL
-    memset(guarded, 0, NSQ)
+    cdef unsigned char cells[NSQ]       # SAFE_CELL and ZONE_CELL bits
+    memset(cells, SAFE_CELL, NSQ)
     for k in range(p.pcount[1 - c]):
         sq = p.plist[1 - c][k]
         if is_pawn_of(p.sq[sq], 1 - c):
             for j in range(e.pawn_captures[1 - c]):
-                guarded[sq + e.pawn_capture_step[1 - c][j]] = 1
+                cells[sq + e.pawn_capture_step[1 - c][j]] = 0
+    if enemy_royal >= 0:
+        for j in range(-1, 2):
+            cells[enemy_royal - STRIDE + j] |= ZONE_CELL
+            cells[enemy_royal + j] |= ZONE_CELL
+            cells[enemy_royal + STRIDE + j] |= ZONE_CELL
     for k in range(p.pcount[c]):
         sq = p.plist[c][k]
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            mobility_score += e.mob_weight[t] * mobility(p, e, sq, t, c, enemy_royal, guarded, &h, &threats)
+            mobility_score += e.mob_weight[t] * mobility(p, e, sq, t, c, cells, &h, &threats)
         elif (e.attack_types >> t) & 1:
-            h = leaper_hits(p, e, sq, t, c, enemy_royal, &threats)
+            h = leaper_hits(p, e, sq, t, c, cells, &threats)
         if h:
             hits += h
             attackers += 1
