@@ -133,7 +133,6 @@ KING_ATTACK[:] = [0, 0, 4, 10, 18, 28, 40, 54, 70, 88, 108, 130, 150, 170, 185, 
 cdef enum:
     SAFE_CELL = 1           # no enemy pawn attacks it
     ZONE_CELL = 2           # the enemy royal's square or next to it (edge cells too)
-    ZONE_SHIFT = 1          # cell >> ZONE_SHIFT: 1 on the zone, else 0
 # advancement bonus by steps to promotion, Fairy-Max's +64 on the 6th, +128 on the 7th
 cdef int ADVANCE[8]
 ADVANCE[:] = [0, 128, 64, 20, 8, 3, 0, 0]
@@ -552,21 +551,21 @@ cdef inline int mobility(const Position* p, const EvalInfo* e, int sq, int t, in
         to = sq + steps[k]
         info = cells[to]
         n += (p.sq[to] & own) == 0 and (info & SAFE_CELL) != 0
-        zone += info >> ZONE_SHIFT
+        zone += (info & ZONE_CELL) != 0
         victims += threatens(p, e, to, own, worth)
     for k in range(e.mob_split[t], e.mob_first[t + 1]):
         step = steps[k]
         to = sq + step
         while p.sq[to] == EMPTY:
             info = cells[to]
-            n += info & SAFE_CELL
-            zone += info >> ZONE_SHIFT
+            n += (info & SAFE_CELL) != 0
+            zone += (info & ZONE_CELL) != 0
             to += step
         info = cells[to]
         n += (p.sq[to] & own) == 0 and (info & SAFE_CELL) != 0
-        zone += info >> ZONE_SHIFT
+        zone += (info & ZONE_CELL) != 0
         victims += threatens(p, e, to, own, worth)
-    hits[0] = zone
+    hits[0] += zone
     threats[0] += victims
     return n
 
@@ -580,7 +579,7 @@ cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t,
     cdef int worth = e.threat_value[t] + THREAT_GAP
     for k in range(e.atk_first[t], e.atk_first[t + 1]):
         to = sq + e.atk_step[side][k]
-        hits += cells[to] >> ZONE_SHIFT
+        hits += (cells[to] & ZONE_CELL) != 0
         threats[0] += threatens(p, e, to, own, worth)
     return hits
 

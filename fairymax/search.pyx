@@ -767,11 +767,12 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 hash_move = 0
 
     # 5. reverse futility pruning: near the leaves, an evaluation far above beta
-    # would need more than a margin per ply of depth to be brought down
+    # would need more than a margin per ply of depth to be brought down; the node
+    # fails high half way to the evaluation, which no search has confirmed
     if (features & F_RFP and not qs and not pv_node and not in_chk and depth <= RFP_DEPTH
             and static_eval != NO_EVAL and static_eval - RFP_MARGIN * depth >= beta
             and beta > -MATE_BOUND and static_eval < MATE_BOUND):
-        return (static_eval + beta) // 2   # half way: the evaluation is no search result
+        return (static_eval + beta) // 2
 
     # razoring: near the leaves, an evaluation far below alpha is checked by a
     # quiescence search alone, and the node fails low if that does not rise above alpha
