@@ -61,6 +61,7 @@ cdef bint hill_reached(const Position* p, const Rules* r, int side) noexcept nog
 cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil
 cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogil
 cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil
+cdef int gives_check(const Position* p, const Rules* r, move_t m) noexcept nogil
 cdef int repetitions(const Position* p, const Rules* r) noexcept nogil
 cdef int occurrence_ply(const Position* p, const Rules* r, int nth) noexcept nogil
 cdef int perpetual_checker(const Position* p, int since) noexcept nogil

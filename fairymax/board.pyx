@@ -569,9 +569,11 @@ cdef inline int queen_line_step(int drow, int dfile) noexcept nogil:
 
 
 cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vacated,
-                           int by_side) noexcept nogil:
-    """Did emptying `vacated` open a slider line of by_side onto `royal`?  (For a
-    position whose royal was not attacked before, in a queen-lines-only variant.)"""
+                           int filled, int by_side) noexcept nogil:
+    """Does a move from `vacated` to `filled` open a slider line of by_side onto
+    `royal`?  Either square may still hold what it held before the move: `vacated`
+    counts as empty, `filled` as occupied.  (For a position whose royal was not
+    attacked before, in a queen-lines-only variant.)"""
     cdef int d = queen_line_step(r.sq_row[vacated] - r.sq_row[royal],
                                  r.sq_file[vacated] - r.sq_file[royal])
     cdef int s, mask
@@ -582,12 +584,32 @@ cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vac
     if not mask:
         return False
     s = royal + d
-    while p.sq[s] == EMPTY:
+    while (p.sq[s] == EMPTY or s == vacated) and s != filled:
         s += d
-    if (s < vacated) if d > 0 else (s > vacated):
-        return False              # the line is blocked before the vacated square
+    if s == filled or ((s < vacated) if d > 0 else (s > vacated)):
+        return False              # the line is blocked, by the moved piece or before it
     cell = p.sq[s]
     return (cell & COLOUR_MASK) == colour_bit(by_side) and (mask >> (cell & TYPE_MASK)) & 1
+
+
+cdef bint move_checks(const Position* p, const Rules* r, int royal, int mover, piece_t piece,
+                      int frm, int to, bint drop) noexcept nogil:
+    """Does mover's plain move or drop of `piece` from `frm` to `to` attack `royal`,
+    which was not attacked before it?  Only the moved piece and a line through the
+    square it left can; the board may be read before or after the move (see
+    discovers_attack)."""
+    cdef int drow = r.sq_row[royal] - r.sq_row[to], dfile = r.sq_file[royal] - r.sq_file[to], d, s
+    if (-CHECK_LEAP_ROWS <= drow <= CHECK_LEAP_ROWS and -CHECK_LEAP_FILES <= dfile <= CHECK_LEAP_FILES
+            and (r.leaper_mask_by_step[mover][royal - to + 64] >> (piece & TYPE_MASK)) & 1):
+        return True
+    d = queen_line_step(drow, dfile)
+    if d and (r.slider_mask_by_step[mover][d + 64] >> (piece & TYPE_MASK)) & 1:
+        s = to + d
+        while p.sq[s] == EMPTY:
+            s += d
+        if s == royal:
+            return True
+    return not drop and discovers_attack(p, r, royal, frm, to, mover)
 
 
 cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
@@ -595,9 +617,8 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
     (Rules.checks_from_move): the position before it was legal, so the side to move
     was not in check then, and after a plain move or a pass only the moved piece and
     a line through the square it left can attack its royal.  Else the full test."""
-    cdef int side = p.stm, royal = p.royal_sq[side], frm, to, drow, dfile, d
+    cdef int side = p.stm, royal = p.royal_sq[side]
     cdef move_t m
-    cdef piece_t piece
     if not r.checks_from_move or royal < 0 or p.ply == 0:
         return in_check_of(p, r, side)
     m = p.undo[p.ply - 1].move
@@ -605,24 +626,18 @@ cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
         return False                # a pass (null move)
     if mv_kind(m) == MK_EP or mv_kind(m) == MK_CASTLE or mv_gate(m):
         return in_check_of(p, r, side)
-    frm = mv_from(m)                # a drop's: its own square, so nothing is discovered
-    to = mv_to(m)
-    piece = p.sq[to]
-    drow = r.sq_row[royal] - r.sq_row[to]
-    dfile = r.sq_file[royal] - r.sq_file[to]
-    if (-CHECK_LEAP_ROWS <= drow <= CHECK_LEAP_ROWS and -CHECK_LEAP_FILES <= dfile <= CHECK_LEAP_FILES
-            and (r.leaper_mask_by_step[side ^ 1][royal - to + 64] >> (piece & TYPE_MASK)) & 1):
-        return True
-    d = queen_line_step(drow, dfile)
-    if d and (r.slider_mask_by_step[side ^ 1][d + 64] >> (piece & TYPE_MASK)) & 1:
-        to += d
-        while p.sq[to] == EMPTY:
-            to += d
-        if to == royal:
-            return True
-    if mv_is_drop(m):
-        return False
-    return discovers_attack(p, r, royal, frm, side ^ 1)
+    return move_checks(p, r, royal, side ^ 1, p.sq[mv_to(m)], mv_from(m), mv_to(m), mv_is_drop(m))
+
+
+cdef int gives_check(const Position* p, const Rules* r, move_t m) noexcept nogil:
+    """Would the legal move m put the opponent in check: 1 or 0, read off the move
+    before it is made where check_after_move could read it after; -1 where only
+    making it tells (other variants, promotions, e.p., castling, gating)."""
+    cdef int royal = p.royal_sq[p.stm ^ 1]
+    if (not r.checks_from_move or royal < 0 or mv_promo(m) or mv_kind(m) == MK_EP
+            or mv_kind(m) == MK_CASTLE or mv_gate(m)):
+        return -1
+    return move_checks(p, r, royal, p.stm, moving_piece(p, m), mv_from(m), mv_to(m), mv_is_drop(m))
 
 
 cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
@@ -635,7 +650,7 @@ cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept no
             return False            # a drop uncovers nothing
         if e < 0 and p.undo[p.ply - 1].checked == 0 and p.royal_sq[mover] != to \
                 and mv_kind(m) != MK_EP and r.queen_lines_only:
-            return discovers_attack(p, r, p.royal_sq[mover], frm, p.stm)
+            return discovers_attack(p, r, p.royal_sq[mover], frm, to, p.stm)
         if e >= 0:
             lo = frm if frm < to else to
             hi = to if frm < to else frm
@@ -1768,6 +1783,13 @@ cdef class Board:
         assert psq == p.psq_score, "piece-square score differs from a recount"
         assert check_after_move(p, r) == in_check_of(p, r, p.stm), \
             "the check read off the last move differs from the full test"
+        for m in self.legal_moves():
+            told = gives_check(p, r, m)
+            make_move(p, r, m)
+            checks = in_check_of(p, r, p.stm)
+            unmake_move(p, r)
+            assert told in (-1, checks), \
+                f"the check read off {self.move_text(m)} before it is made differs from the full test"
 
     # ---- perft
     def perft(self, int depth) -> int:

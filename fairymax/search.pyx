@@ -46,7 +46,7 @@ from fairymax.types cimport (move_t, key_t, piece_t, NSQ, MAX_MOVES, MAX_RAYS, T
 from fairymax.variant cimport Rules, Variant, owner_index
 from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_moves, make_move,
                              attackers_of, capture_from,
-                             unmake_move, make_null, unmake_null, in_check, is_capture,
+                             unmake_move, make_null, unmake_null, in_check, gives_check, is_capture,
                              captured_type, repetitions, occurrence_ply, perpetual_checker, rule_plies,
                              hill_reached, key_after,
                              moving_piece, drop_possible)
@@ -677,7 +677,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
-    cdef int made, singular = 0, singular_beta
+    cdef int made, pruned, singular = 0, singular_beta
     cdef move_t excluded = s.excluded[ply]  # searching the others than this (singular test)
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
@@ -879,7 +879,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                             and legal >= LMP_BASE + it * it):
                         pruned_score = -INF
                 made = 0
-                if m:
+                # pruned (futility, late move) unless it gives check: a quiet check
+                # near the leaves may mate; where gives_check cannot tell, making the
+                # move does
+                pruned = pruned_score != NO_EVAL and gives_check(p, r, m) == 0
+                if m and not pruned:
                     # start loading the child's hash bucket and score-cache entry
                     # now: make_move's time is added to the time they have to arrive
                     child_key = key_after(p, r, m)
@@ -888,12 +892,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     note_move(s, ply, m)
                     made = make_move(p, r, m)
                     if made and pruned_score != NO_EVAL and not in_check(p, r):
-                        # pruned (futility, late move) unless it gives check: a
-                        # quiet check near the leaves may mate
                         unmake_move(p, r)
                         made = 0
-                        if pruned_score > best:
-                            best = pruned_score
+                        pruned = 1
+                if pruned and pruned_score > best:
+                    best = pruned_score
                 if made:
                     legal += 1
                     new_depth = it - 1

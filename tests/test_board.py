@@ -102,6 +102,7 @@ def test_key_after_predicts_plain_moves(ours):
     ("normal", "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1", "e4d5", True),          # discovered
     ("normal", "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1", "e4b1", True),
     ("normal", "4k3/8/8/4N3/4B3/8/8/4R1K1 w - - 0 1", "e4d5", False),      # still blocked
+    ("normal", "4k3/8/8/8/8/4P3/8/4R1K1 w - - 0 1", "e3e4", False),         # blocks where it goes
     ("normal", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", True),           # promotion
     ("normal", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", False),
     ("normal", "8/8/8/3k4/8/8/4P3/4K3 w - - 0 1", "e2e4", True),            # double push
@@ -113,10 +114,12 @@ def test_key_after_predicts_plain_moves(ours):
 ])
 def test_check_read_off_the_last_move(variant, fen, move, gives_check, ours):
     """Where the variant allows, the search reads a check off the move that was just
-    made (the moved piece and the line it left).  Board.check() compares that with the
-    full test after every move of the random playouts; these positions cover each kind
-    of check, and the e.p., castling and two-royal cases that take the full test."""
+    made (the moved piece and the line it left), and for pruning, off a move before it is
+    made.  Board.check() compares both with the full test after every move of the random
+    playouts; these positions cover each kind of check, and the e.p., castling and
+    two-royal cases that take the full test."""
     board = board_of(ours, variant, fen)
+    board.check()
     board.push(board.parse_move(move))
     assert board.in_check() == gives_check
     board.check()
