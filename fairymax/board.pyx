@@ -604,6 +604,8 @@ cdef bint move_checks(const Position* p, const Rules* r, int royal, int mover, p
         return True
     d = queen_line_step(drow, dfile)
     if d and (r.slider_mask_by_step[mover][d + 64] >> (piece & TYPE_MASK)) & 1:
+        # before the move this walk could only meet `frm` if the piece slid away from
+        # the royal along the line, and then it attacked the royal already
         s = to + d
         while p.sq[s] == EMPTY:
             s += d
