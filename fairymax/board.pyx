@@ -593,11 +593,11 @@ cdef bint discovers_attack(const Position* p, const Rules* r, int royal, int vac
 
 
 cdef bint move_checks(const Position* p, const Rules* r, int royal, int mover, piece_t piece,
-                      int frm, int to, bint drop) noexcept nogil:
+                      int frm, int to) noexcept nogil:
     """Does mover's plain move or drop of `piece` from `frm` to `to` attack `royal`,
     which was not attacked before it?  Only the moved piece and a line through the
-    square it left can; the board may be read before or after the move (see
-    discovers_attack)."""
+    square it left can (a drop leaves none: its `frm` is `to`, which stays filled);
+    the board may be read before or after the move (see discovers_attack)."""
     cdef int drow = r.sq_row[royal] - r.sq_row[to], dfile = r.sq_file[royal] - r.sq_file[to], d, s
     if (-CHECK_LEAP_ROWS <= drow <= CHECK_LEAP_ROWS and -CHECK_LEAP_FILES <= dfile <= CHECK_LEAP_FILES
             and (r.leaper_mask_by_step[mover][royal - to + 64] >> (piece & TYPE_MASK)) & 1):
@@ -611,35 +611,41 @@ cdef bint move_checks(const Position* p, const Rules* r, int royal, int mover, p
             s += d
         if s == royal:
             return True
-    return not drop and discovers_attack(p, r, royal, frm, to, mover)
+    return discovers_attack(p, r, royal, frm, to, mover)
+
+
+cdef inline bint check_readable(const Rules* r, int royal, move_t m) noexcept nogil:
+    """Can move_checks tell whether m attacks `royal`: the variant allows it
+    (Rules.checks_from_move), there is one royal, and m moves or removes no second
+    piece (e.p., castling, gating)?"""
+    return (r.checks_from_move and royal >= 0 and mv_kind(m) != MK_EP and mv_kind(m) != MK_CASTLE
+            and not mv_gate(m))
 
 
 cdef bint check_after_move(const Position* p, const Rules* r) noexcept nogil:
-    """Is the side to move in check?  Read off the last move where the variant allows
-    (Rules.checks_from_move): the position before it was legal, so the side to move
-    was not in check then, and after a plain move or a pass only the moved piece and
-    a line through the square it left can attack its royal.  Else the full test."""
+    """Is the side to move in check?  Read off the last move where check_readable
+    allows: the position before it was legal, so the side to move was not in check
+    then, and after a pass nothing attacks it.  Else the full test."""
     cdef int side = p.stm, royal = p.royal_sq[side]
     cdef move_t m
-    if not r.checks_from_move or royal < 0 or p.ply == 0:
-        return in_check_of(p, r, side)
-    m = p.undo[p.ply - 1].move
-    if m == 0:
-        return False                # a pass (null move)
-    if mv_kind(m) == MK_EP or mv_kind(m) == MK_CASTLE or mv_gate(m):
-        return in_check_of(p, r, side)
-    return move_checks(p, r, royal, side ^ 1, p.sq[mv_to(m)], mv_from(m), mv_to(m), mv_is_drop(m))
+    if p.ply > 0:
+        m = p.undo[p.ply - 1].move
+        if check_readable(r, royal, m):
+            if m == 0:
+                return False            # a pass (null move)
+            return move_checks(p, r, royal, side ^ 1, p.sq[mv_to(m)], mv_from(m), mv_to(m))
+    return in_check_of(p, r, side)
 
 
 cdef int gives_check(const Position* p, const Rules* r, move_t m) noexcept nogil:
     """Would the legal move m put the opponent in check: 1 or 0, read off the move
     before it is made where check_after_move could read it after; -1 where only
-    making it tells (other variants, promotions, e.p., castling, gating)."""
+    making it tells (check_readable, and promotions, whose new piece is not yet on
+    the board)."""
     cdef int royal = p.royal_sq[p.stm ^ 1]
-    if (not r.checks_from_move or royal < 0 or mv_promo(m) or mv_kind(m) == MK_EP
-            or mv_kind(m) == MK_CASTLE or mv_gate(m)):
-        return -1
-    return move_checks(p, r, royal, p.stm, moving_piece(p, m), mv_from(m), mv_to(m), mv_is_drop(m))
+    if check_readable(r, royal, m) and not mv_promo(m):
+        return move_checks(p, r, royal, p.stm, moving_piece(p, m), mv_from(m), mv_to(m))
+    return -1
 
 
 cdef bint illegal_after(const Position* p, const Rules* r, move_t m) noexcept nogil:
