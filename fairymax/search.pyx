@@ -10,11 +10,13 @@
    to be taken at a profit: spite_check);
 4. static evaluation where it will be needed, then the hash probe: a usable bound
    at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
-   deepening loop resume after its depth (quiescence nodes probe a small table that
-   stays in the cache, full-width nodes the main one: see table_of);
+   deepening loop resume after its depth, an unusable one at its depth (quiescence
+   nodes probe a small table that stays in the cache, full-width nodes the main one:
+   see table_of);
 5. null move (non-PV, not in check, side has two pieces other than pawns and royals:
    with fewer, passing is too often the best move);
-6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0);
+6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0) at
+   PV nodes, the full depth alone at null-window nodes;
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
    only captures/promotions are searched;
    * moves are supplied lazily: the hash move before any generation, then captures
@@ -112,7 +114,7 @@ cdef enum:
     NO_EVAL = -INF - 1
     FIFTY_MOVE_PLIES = 100      # plies without a capture or pawn move that draw
 
-# Feature switches (Searcher.features), on by default but F_IID_HASH; tests and measurements
+# Feature switches (Searcher.features), all on by default; tests and measurements
 # turn single ones off to show what each is worth.
 cdef enum:
     F_NULL = 1
@@ -124,7 +126,7 @@ cdef enum:
     F_KILLERS = 64
     F_HISTORY = 128
     F_IID_HASH = 256            # resume IID at the hash depth even if its bound is unusable
-                                # (off: Muller's design, restart at 1; measured -3% bench nodes, +4% WAC)
+                                # (off: restart at 1)
     F_MOBILITY = 512            # evaluation: mobility term
     F_CHECK_EXT = 1024          # +1 ply in check
     F_BAD_CAPTURES = 2048       # captures that lose the exchange (SEE) go after the quiet moves
@@ -134,7 +136,7 @@ cdef enum:
     F_SINGULAR = 16384          # singular extension of the hash move
     F_RAZOR = 32768             # razoring: a quiescence search decides hopeless nodes near the leaves
     F_ALL = 65535
-    F_DEFAULT = F_ALL & ~F_IID_HASH
+    F_DEFAULT = F_ALL
 
 FEATURES = {"null": F_NULL, "lmr": F_LMR, "futility": F_FUTILITY, "delta": F_DELTA,
             "pvs": F_PVS, "aspiration": F_ASPIRATION, "killers": F_KILLERS,
@@ -820,7 +822,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         elif singular_beta >= beta:
             return singular_beta
 
-    # 6. internal iterative deepening; it == 0 is quiescence
+    # 6. internal iterative deepening (it == 0 is quiescence), at PV nodes only: a
+    # null-window node searches its full depth at once, as the shallower iterations
+    # that would order its moves cost more nodes than the ordering saves
+    if not qs and not pv_node:
+        start = last
     pk.moves = s.moves + ply * MAX_MOVES
     pk.keys = s.keys + ply * MAX_MOVES
     pk.n = 0
