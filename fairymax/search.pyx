@@ -9,10 +9,10 @@
 3. check extension (+1 ply when in check, unless the checking move left its piece
    to be taken at a profit: spite_check);
 4. static evaluation where it will be needed, then the hash probe: a usable bound
-   at enough depth is a cutoff; a usable shallower one lets the internal-iterative-
-   deepening loop resume after its depth, an unusable one at its depth (quiescence
-   nodes probe a small table that stays in the cache, full-width nodes the main one:
-   see table_of);
+   at enough depth is a cutoff; at PV nodes a usable shallower one lets the
+   internal-iterative-deepening loop resume after its depth, an unusable one at its
+   depth (quiescence nodes probe a small table that stays in the cache, full-width
+   nodes the main one: see table_of);
 5. null move (non-PV, not in check, side has two pieces other than pawns and royals:
    with fewer, passing is too often the best move);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0) at
@@ -678,6 +678,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int static_eval = NO_EVAL, legal, new_depth, reduction, tactical, piece, victim
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
+    cdef int iterates               # runs the IID loop over more than its full depth
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
     cdef int made, pruned, singular = 0, singular_beta
     cdef move_t excluded = s.excluded[ply]  # searching the others than this (singular test)
@@ -734,7 +735,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             depth += 1
     qs = depth <= 0
     last = 0 if qs else depth
-    start = 0 if qs else 1
+    # internal iterative deepening at PV nodes only: a null-window node searches its
+    # full depth at once, as the shallower iterations that would order its moves cost
+    # more nodes than the ordering saves
+    iterates = pv_node and not qs
+    start = 1 if iterates else last
 
     # 4. static evaluation (stand pat, null-move and futility conditions), then the
     # hash probe: the evaluation is nearly always needed, and it runs while the
@@ -753,9 +758,9 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         if (tt_score <= alpha or bound & BOUND_LOWER) and (tt_score >= beta or bound & BOUND_UPPER):
             if entry.depth >= last:
                 return tt_score
-            if not qs:
+            if iterates:
                 start = entry.depth + 1 if entry.depth >= 0 else 1
-        elif not qs and hash_move and features & F_IID_HASH and entry.depth > 1:
+        elif iterates and hash_move and features & F_IID_HASH and entry.depth > 1:
             start = entry.depth if entry.depth < last else last
         if hash_move:
             # cheap sanity check; the 64-bit key makes a foreign move (nearly) impossible
@@ -822,11 +827,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         elif singular_beta >= beta:
             return singular_beta
 
-    # 6. internal iterative deepening (it == 0 is quiescence), at PV nodes only: a
-    # null-window node searches its full depth at once, as the shallower iterations
-    # that would order its moves cost more nodes than the ordering saves
-    if not qs and not pv_node:
-        start = last
+    # 6. internal iterative deepening from `start` (PV nodes only, see `iterates`);
+    # it == 0 is quiescence
     pk.moves = s.moves + ply * MAX_MOVES
     pk.keys = s.keys + ply * MAX_MOVES
     pk.n = 0
