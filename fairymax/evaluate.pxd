@@ -32,7 +32,7 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
     W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
     W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
-    W_KING_OPEN_FILE, N_WEIGHTS
+    W_KING_OPEN_FILE, W_LOW_MOBILITY, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)

@@ -94,6 +94,8 @@ WEIGHT_DEFAULTS = {
     "passer_enemy_king": 2, # end game: per step from the enemy royal to it, a bonus
     "piece_threat": 15,     # per enemy piece attacked by a piece worth THREAT_GAP less
     "king_open_file": 15,   # middle game: per file at or next to the royal without own pawn
+    "low_mobility": 0,      # per safe square short of LOW_MOBILITY_SQUARES, for each piece
+                            # whose mobility counts: the first few squares matter most
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -116,6 +118,7 @@ cdef enum:
     FIRST_PIECE_TYPE = 3    # types 1 and 2 are the two colours' pawns (Fairy-Max)
     THREAT_GAP = 100        # piece_threat: the victim is worth this much more than the attacker
     PASSER_KING_REACH = 5   # royal distances to a passer's path count up to this
+    LOW_MOBILITY_SQUARES = 3    # low_mobility: a piece with fewer safe squares is cramped
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -683,12 +686,13 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
 
 cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c,
                      int enemy_royal, const int* pawn_files, int phase) noexcept nogil:
-    """Colour c's mobility, rook-like sliders on open files and on the rank in front of
+    """Colour c's mobility (and the squares its pieces lack of LOW_MOBILITY_SQUARES),
+    rook-like sliders on open files and on the rank in front of
     the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
     attack on the enemy royal, by type and as a whole (scaled by c's material, `phase`
     0..256)."""
     cdef int k, sq, t, bit, hits = 0, attackers = 0, mobility_score = 0, bonus = 0, h, threats = 0
-    cdef int zone = 0
+    cdef int zone = 0, squares, cramped = 0
     cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
@@ -709,7 +713,10 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
         t = p.sq[sq] & TYPE_MASK
         h = 0
         if (e.mobile_types >> t) & 1:
-            mobility_score += e.mob_weight[t] * mobility(p, e, sq, t, c, cells, &h, &threats)
+            squares = mobility(p, e, sq, t, c, cells, &h, &threats)
+            mobility_score += e.mob_weight[t] * squares
+            if squares < LOW_MOBILITY_SQUARES:
+                cramped += LOW_MOBILITY_SQUARES - squares
         elif (e.attack_types >> t) & 1:
             h = leaper_hits(p, e, sq, t, c, cells, &threats)
         if h:
@@ -734,7 +741,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     if attackers >= 2:
         bonus += KING_ATTACK[imin(hits, KING_ATTACK_CAP)] * e.w[W_KING_ATTACK] // 100 * phase // 256
     bonus += zone * phase // 256
-    return bonus + mobility_score + e.w[W_PIECE_THREAT] * threats
+    return bonus + mobility_score + e.w[W_PIECE_THREAT] * threats - e.w[W_LOW_MOBILITY] * cramped
 
 
 cdef inline int pawn_threats(const Position* p, const EvalInfo* e, int sq, int c) noexcept nogil:

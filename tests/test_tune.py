@@ -261,3 +261,13 @@ def test_mobility_per_type_counts_safe_squares_of_leapers_too(chess):
             "4k3/p7/8/8/8/8/P7/1N2K3 b - - 0 1"]
     assert term_change(chess, fens, "mobility_n", 10) == [30, 10, -30]
     assert "mobility_n" in evaluate.type_weight_names(chess) and "mobility_k" not in evaluate.type_weight_names(chess)
+
+
+def test_low_mobility_counts_squares_short_of_three(chess):
+    """low_mobility: the rook on a1, shut in by its own pawn and knight, reaches no
+    square, three short; on d4 it reaches many, none short; with a black pawn on c3
+    guarding b2 and d2, the rook on c1 reaches b1 and d1 only where its own pieces
+    on a1 and e1 stop it (one short). From Black's side the penalty counts for it."""
+    fens = ["4k3/p7/8/8/8/8/P7/RN2K3 w - - 0 1", "4k3/p7/8/8/3R4/8/P7/4K3 w - - 0 1",
+            "4k3/8/8/8/8/2p5/2P5/N1R1K3 w - - 0 1", "4k3/p7/8/8/8/8/P7/RN2K3 b - - 0 1"]
+    assert term_change(chess, fens, "low_mobility", 10) == [-30, 0, -10, 30]
