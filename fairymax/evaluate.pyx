@@ -686,8 +686,8 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
 
 cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c,
                      int enemy_royal, const int* pawn_files, int phase) noexcept nogil:
-    """Colour c's mobility (and the squares its pieces lack of LOW_MOBILITY_SQUARES),
-    rook-like sliders on open files and on the rank in front of
+    """Colour c's mobility and cramped pieces (safe squares short of
+    LOW_MOBILITY_SQUARES), rook-like sliders on open files and on the rank in front of
     the enemy's back rank, colour-bound pairs, threats on greater pieces, and the
     attack on the enemy royal, by type and as a whole (scaled by c's material, `phase`
     0..256)."""
