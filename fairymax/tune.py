@@ -1,4 +1,4 @@
-"""Evaluation tuning: `python -m fairymax tune positions|label|fit ...`.
+"""Evaluation tuning: `python -m fairymax tune positions|label|fit|line ...`.
 
 1. `positions`: fast self-play games (a few thousand nodes a move, from an opening
    file, a random move now and then for variety) write quiet positions, one FEN a
@@ -17,6 +17,9 @@
    king_zone_X and mobility_X) with gradients by finite differences
    (evaluate.PositionSet scores every position in C).  The result is a weights file
    for the variant.
+4. `line`: the same error for each of a few values of one weight, the others as they
+   are: a cheap first look at a new term before a match decides (the labels' best need
+   not be the games' best).
 
 Large position files belong outside the repository (e.g. ~/.cache/fairymax/).
 """
@@ -440,6 +443,27 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
     return weights
 
 
+def line_search(variant, fens: list, teacher_cp: list, name: str, values: list,
+                path: Path = Path("positions")) -> tuple:
+    """(teacher scale, [error for each value of weight `name`]), the other weights as they
+    are; the scale is fitted once, at the weights in use."""
+    from fairymax import evaluate
+    weights = evaluate.get_weights(variant)
+    if not isinstance(weights.get(name, []), int):
+        raise UsageError(f"{name} is not a single weight of {variant.spec.name}")
+    positions = position_set(variant, fens, path)
+    scale = fit_scale(positions, teacher_cp)
+    targets = [sigmoid(cp / scale) for cp in teacher_cp]
+    errors = []
+    try:
+        for value in values:
+            evaluate.set_weights(variant, {name: value})
+            errors.append(mean_error(positions, targets))
+    finally:
+        evaluate.set_weights(variant, weights)
+    return scale, errors
+
+
 # ---------------------------------------------------------------- command line
 def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fairymax tune", description=__doc__.splitlines()[0])
@@ -475,6 +499,13 @@ def main(argv: list | None = None) -> int:
     fitp.add_argument("--symmetric", action="store_true",
                       help="tables the same on a square and its mirror image across the middle file")
     fitp.add_argument("--out", help="weights file (default: the variant's in the package)")
+    linep = sub.add_parser("line", help="the labels' error at several values of one weight")
+    linep.add_argument("labels", nargs="+", help="labelled position files")
+    linep.add_argument("--variant", default="normal")
+    linep.add_argument("--ini")
+    linep.add_argument("--weight", required=True, help="the weight's name (evaluate.WEIGHT_NAMES, "
+                       "material_X, mobility_X, king_zone_X)")
+    linep.add_argument("--values", required=True, help="comma-separated values to try")
     args = parser.parse_args(argv)
     try:
         return run(args)
@@ -484,6 +515,20 @@ def main(argv: list | None = None) -> int:
     except OSError as exc:
         print(f"fairymax tune: {exc}", file=sys.stderr)
         return 2
+
+
+def read_labelled(names: list) -> tuple:
+    """(FENs, teacher centipawns) of labelled files, at least 100 positions."""
+    fens, teacher_cp = [], []
+    for path in map(Path, names):
+        if not path.is_file():
+            raise UsageError(f"cannot read {path}")
+        more_fens, more_cp = load_labels(path)
+        fens += more_fens
+        teacher_cp += more_cp
+    if len(fens) < 100:
+        raise UsageError(f"{' '.join(names)}: {len(fens)} labelled positions; at least 100 needed")
+    return fens, teacher_cp
 
 
 def read_openings(path: str) -> list:
@@ -507,18 +552,21 @@ def run(args) -> int:
         count = label_file(Path(args.positions), Path(args.out), teacher, args.nodes)
         teacher.close()
         log(f"{count} positions labelled in {time.monotonic() - start:.0f} s -> {args.out}")
+    elif args.command == "line":
+        variant = load_variant(args.variant, args.ini)
+        try:
+            values = [int(value) for value in args.values.split(",")]
+        except ValueError:
+            raise UsageError(f"--values {args.values}: integers separated by commas, please")
+        fens, teacher_cp = read_labelled(args.labels)
+        scale, errors = line_search(variant, fens, teacher_cp, args.weight, values, Path(args.labels[0]))
+        print(f"{len(fens)} positions, teacher scale {scale:.3f}")
+        for value, error in zip(values, errors):
+            print(f"{args.weight} {value}: {error:.7f}")
     else:
         variant = load_variant(args.variant, args.ini)
-        fens, teacher_cp = [], []
-        for path in map(Path, args.labels):
-            if not path.is_file():
-                raise UsageError(f"cannot read {path}")
-            more_fens, more_cp = load_labels(path)
-            fens += more_fens
-            teacher_cp += more_cp
-        if len(fens) < 100:
-            raise UsageError(f"{' '.join(args.labels)}: {len(fens)} labelled positions; at least 100 needed")
-        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, path,
+        fens, teacher_cp = read_labelled(args.labels)
+        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, Path(args.labels[-1]),
                       args.table_epochs, args.table_step, args.table_regularisation, args.symmetric,
                       args.table_shape)
         out = Path(args.out) if args.out else weights_path(args.variant)

@@ -93,6 +93,24 @@ def test_fit_recovers_a_weight_from_its_own_labels(chess, tmp_path):
     assert len(train) == 13 and train[-1] < train[0]
 
 
+def test_line_search_finds_the_weight_that_made_the_labels(chess, tmp_path):
+    """Labels from our evaluation with low_mobility 10, the search started at 0 (where it
+    fits the teacher's scale): of 0, 10 and 20 the least error is at 10, and the weights
+    are left as they were; a table's name is not a single weight."""
+    fens = tmp_path / "pos.fen"
+    with fens.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 8, 300, 7, f)
+    fens = fens.read_text().splitlines()
+    evaluate.set_weights(chess, {"low_mobility": 10})
+    teacher = evaluate.PositionSet(chess, fens).evaluate()
+    evaluate.set_weights(chess, {"low_mobility": 0})
+    scale, errors = tune.line_search(chess, fens, teacher, "low_mobility", [0, 10, 20])
+    assert errors[1] < min(errors[0], errors[2])
+    assert evaluate.get_weights(chess)["low_mobility"] == 0
+    with pytest.raises(tune.UsageError):
+        tune.line_search(chess, fens, teacher, "psq_mg_P", [0])
+
+
 @pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="needs /usr/games/stockfish")
 def test_label_with_stockfish(tmp_path):
     src, dst = tmp_path / "pos.fen", tmp_path / "pos.lab"
@@ -132,6 +150,8 @@ def test_without_halfmove_clock():
     ["fit", "/nonexistent.lab"],
     ["fit", "/dev/null", "--variant", "nosuchvariant"],
     ["label", "/nonexistent.fen", "/tmp/x.lab", "--engine", "/nonexistent/engine"],
+    ["line", "/nonexistent.lab", "--weight", "mobility", "--values", "0,4"],
+    ["line", "/dev/null", "--weight", "mobility", "--values", "zero"],
 ])
 def test_bad_input_one_line_and_status_2(args):
     done = subprocess.run([sys.executable, "-m", "fairymax", "tune", *args],
@@ -271,3 +291,4 @@ def test_low_mobility_counts_squares_short_of_three(chess):
     fens = ["4k3/p7/8/8/8/8/P7/RN2K3 w - - 0 1", "4k3/p7/8/8/3R4/8/P7/4K3 w - - 0 1",
             "4k3/8/8/8/8/2p5/2P5/N1R1K3 w - - 0 1", "4k3/p7/8/8/8/8/P7/RN2K3 b - - 0 1"]
     assert term_change(chess, fens, "low_mobility", 10) == [-30, 0, -10, 30]
+
