@@ -6,9 +6,10 @@ match PGN (scripts/match.py writes them) at a fixed depth, from the player's sid
     python scripts/score_drift.py results/fsf_odds3_capablanca_lowmob_10+0.1.pgn \\
         --variant capablanca --depth 11 --plies 40
 
-Prints each game's scores at the player's turns, the mean and median over the games
-every fourth ply, and the moves of the player that lost the most by this count.  A
-steady fall says the games are lost by judgement, a few large drops by blunders.
+Prints each game's scores every second ply from its start, the mean and median over
+the games every fourth ply, and the moves of the player that lost the most by this
+count.  A steady fall says the games are lost by judgement, a few large drops by
+blunders.
 """
 from __future__ import annotations
 

@@ -291,4 +291,3 @@ def test_low_mobility_counts_squares_short_of_three(chess):
     fens = ["4k3/p7/8/8/8/8/P7/RN2K3 w - - 0 1", "4k3/p7/8/8/3R4/8/P7/4K3 w - - 0 1",
             "4k3/8/8/8/8/2p5/2P5/N1R1K3 w - - 0 1", "4k3/p7/8/8/8/8/P7/RN2K3 b - - 0 1"]
     assert term_change(chess, fens, "low_mobility", 10) == [-30, 0, -10, 30]
-
