@@ -956,7 +956,10 @@ cdef class PositionSet:
             raise MemoryError("cannot allocate the positions")
         self.count = 0
         for i, fen in enumerate(fens):
-            board.set_fen(fen)          # ValueError: the caller says which line
+            try:
+                board.set_fen(fen)
+            except ValueError as exc:
+                raise ValueError(f"position {i + 1} ({fen}): {exc}") from None
             memcpy(self.data + i * self.stride, &board.pos, self.stride)
             self.count = i + 1
 

@@ -219,12 +219,13 @@ def load_labels(path: Path) -> tuple:
     return fens, scores
 
 
-def position_set(variant, fens: list, path: Path):
+def position_set(variant, fens: list, source: str):
+    """The positions packed for evaluation; a bad FEN is a UsageError naming `source`."""
     from fairymax.evaluate import PositionSet
     try:
         return PositionSet(variant, fens)
     except ValueError as exc:
-        raise UsageError(f"{path}: {exc}")
+        raise UsageError(f"{source}: {exc}")
 
 
 def mean_error(positions, targets: list) -> float:
@@ -397,7 +398,7 @@ def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, s
 
 
 def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
-        path: Path = Path("positions"), table_epochs: int = 0, table_step: float = 1.0,
+        source: str = "positions", table_epochs: int = 0, table_step: float = 1.0,
         table_regularisation: float = 0.0, symmetric: bool = False, table_shape: str = "full") -> dict:
     """Fit the weights to the teacher's scores, a tenth of the positions held out: first
     the materials and piece-square tables (table_epochs rounds of fit_tables), then the
@@ -405,7 +406,8 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
     import numpy as np
     from fairymax import evaluate
     held = len(fens) // 10
-    train_b, test_b = position_set(variant, fens[held:], path), position_set(variant, fens[:held], path)
+    train_b = position_set(variant, fens[held:], source)
+    test_b = position_set(variant, fens[:held], source)
     scale = fit_scale(train_b, teacher_cp[held:])
     log(f"teacher scale: sigmoid({scale:.3f} * eval) matches the teacher best")
     targets = [sigmoid(cp / scale) for cp in teacher_cp]
@@ -444,14 +446,14 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
 
 
 def line_search(variant, fens: list, teacher_cp: list, name: str, values: list,
-                path: Path = Path("positions")) -> tuple:
+                source: str = "positions") -> tuple:
     """(teacher scale, [error for each value of weight `name`]), the other weights as they
     are; the scale is fitted once, at the weights in use."""
     from fairymax import evaluate
     weights = evaluate.get_weights(variant)
-    if not isinstance(weights.get(name, []), int):
+    if name not in weights or not isinstance(weights[name], int):
         raise UsageError(f"{name} is not a single weight of {variant.spec.name}")
-    positions = position_set(variant, fens, path)
+    positions = position_set(variant, fens, source)
     scale = fit_scale(positions, teacher_cp)
     targets = [sigmoid(cp / scale) for cp in teacher_cp]
     errors = []
@@ -559,14 +561,14 @@ def run(args) -> int:
         except ValueError:
             raise UsageError(f"--values {args.values}: integers separated by commas, please")
         fens, teacher_cp = read_labelled(args.labels)
-        scale, errors = line_search(variant, fens, teacher_cp, args.weight, values, Path(args.labels[0]))
+        scale, errors = line_search(variant, fens, teacher_cp, args.weight, values, " ".join(args.labels))
         print(f"{len(fens)} positions, teacher scale {scale:.3f}")
         for value, error in zip(values, errors):
             print(f"{args.weight} {value}: {error:.7f}")
     else:
         variant = load_variant(args.variant, args.ini)
         fens, teacher_cp = read_labelled(args.labels)
-        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, Path(args.labels[-1]),
+        weights = fit(variant, fens, teacher_cp, args.rounds, args.step, log, " ".join(args.labels),
                       args.table_epochs, args.table_step, args.table_regularisation, args.symmetric,
                       args.table_shape)
         out = Path(args.out) if args.out else weights_path(args.variant)

@@ -54,12 +54,11 @@ def main() -> int:
             legal = pyffish.legal_moves(args.variant, fen, [])
             if not legal:
                 break
-            score = judge.score(fen, legal)
-            ours = score if (fen.split()[1] == "w") == player_white else -score
+            player_to_move = (fen.split()[1] == "w") == player_white
+            ours = judge.score(fen, legal) * (1 if player_to_move else -1)
             if ply in by_ply:
                 by_ply[ply].append(ours)
-            white_moved = (fen.split()[1] == "b")
-            if scores and white_moved == player_white:
+            if scores and not player_to_move:           # the player made the last move
                 drops.append((scores[-1] - ours, tags.get("Round"), ply, moves[ply - 1]))
             scores.append(ours)
         print(f"game {tags.get('Round')} {tags.get('Result')} {'White' if player_white else 'Black'}: "

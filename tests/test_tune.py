@@ -104,7 +104,7 @@ def test_line_search_finds_the_weight_that_made_the_labels(chess, tmp_path):
     evaluate.set_weights(chess, {"low_mobility": 10})
     teacher = evaluate.PositionSet(chess, fens).evaluate()
     evaluate.set_weights(chess, {"low_mobility": 0})
-    scale, errors = tune.line_search(chess, fens, teacher, "low_mobility", [0, 10, 20])
+    _, errors = tune.line_search(chess, fens, teacher, "low_mobility", [0, 10, 20])
     assert errors[1] < min(errors[0], errors[2])
     assert evaluate.get_weights(chess)["low_mobility"] == 0
     with pytest.raises(tune.UsageError):
@@ -144,6 +144,19 @@ def test_labels_ignore_the_halfmove_clock(tmp_path):
 def test_without_halfmove_clock():
     assert tune.without_halfmove_clock("8/8/8/8/8/8/8/K1k5 b - - 37 90") == "8/8/8/8/8/8/8/K1k5 b - - 0 90"
     assert tune.without_halfmove_clock("8/8/8/8/8/8/8/K1k5 b") == "8/8/8/8/8/8/8/K1k5 b"
+
+
+def test_a_bad_fen_in_labels_is_named(tmp_path):
+    """A broken FEN among the labels: one line naming the files and the FEN, status 2."""
+    good = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1;30\n"
+    labels = tmp_path / "pos.lab"
+    labels.write_text(good * 120 + "4k3/8/8/8/8/8/4P3/4K3 x - - 0 1;30\n")
+    done = subprocess.run([sys.executable, "-m", "fairymax", "tune", "line", str(labels),
+                           "--weight", "mobility", "--values", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert str(labels) in done.stderr and "position 121 (4k3/8/8/8/8/8/4P3/4K3 x" in done.stderr
 
 
 @pytest.mark.parametrize("args", [
