@@ -93,6 +93,13 @@ def load_variant(name: str, ini: str | None):
 
 
 # ---------------------------------------------------------------- positions
+def is_sample(board, move: int, last_was_capture: bool) -> bool:
+    """Is the position before `move` one to label: quiet (the move is no capture or
+    promotion, the one before it was no capture, no check) and past the opening?"""
+    return (not (board.is_capture(move) or board.is_promotion(move)) and not last_was_capture
+            and not board.in_check() and len(board.history) >= OPENING_PLY_MIN)
+
+
 def self_play_positions(variant, openings: list, games: int, nodes: int, seed: int, out) -> int:
     """Play `games` self-play games; write their quiet positions to `out`; return the count."""
     from fairymax.board import Board
@@ -114,9 +121,7 @@ def self_play_positions(variant, openings: list, games: int, nodes: int, seed: i
                 for info in searcher.iterate(board, max_nodes=nodes):
                     pass
                 move = info.pv[0] if info is not None and info.pv else rng.choice(legal)
-                quiet = not (board.is_capture(move) or board.is_promotion(move))
-                if (quiet and not last_was_capture and not board.in_check()
-                        and len(board.history) >= OPENING_PLY_MIN):
+                if is_sample(board, move, last_was_capture):
                     out.write(board.fen() + "\n")
                     written += 1
             last_was_capture = board.is_capture(move)

@@ -8,9 +8,8 @@ against a stronger opponent hold what we lose, e.g. its attacks on our royal.
     python scripts/game_positions.py --variant capablanca results/fsf_odds3_capablanca_*.pgn \\
         > ~/.cache/fairymax/capa_fsfgames.fen
 
-A position is kept when the move played from it is no capture or promotion, the move
-before it was no capture, the side to move is not in check, and it comes after the
-first OPENING_PLIES plies; each position (board, turn, castling) once.
+The positions kept are those `tune positions` writes (fairymax.tune.is_sample: quiet,
+past the opening), each (board, turn, castling) once.
 """
 from __future__ import annotations
 
@@ -18,10 +17,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from fairymax.tune import is_sample
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from move_quality import games  # noqa: E402
-
-OPENING_PLIES = 8       # as `tune positions`: the opening's positions say little
 
 
 def quiet_positions(variant: str, pgns: list[Path]):
@@ -34,10 +33,9 @@ def quiet_positions(variant: str, pgns: list[Path]):
             if "FEN" in tags:
                 board.set_fen(tags["FEN"])
             last_was_capture = False
-            for ply, text in enumerate(moves):
+            for text in moves:
                 move = board.parse_move(text)
-                quiet = not (board.is_capture(move) or board.is_promotion(move))
-                if ply >= OPENING_PLIES and quiet and not last_was_capture and not board.in_check():
+                if is_sample(board, move, last_was_capture):
                     fen = board.fen()
                     position = " ".join(fen.split()[:3])
                     if position not in seen:

@@ -14,7 +14,7 @@ SCRIPT = ROOT / "scripts" / "game_positions.py"
 MOVES = ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6 d2d4 e5d4 f3d4 c6c5 d4e2").split()
 # kept, by the ply of the move played from them: 9 and 10 (quiet, after a quiet move),
 # 14 (the knight's retreat); not 8 (after a capture), 11 and 12 (captures), 13 (after
-# one), nor those before game_positions.OPENING_PLIES
+# one), nor those before tune.OPENING_PLY_MIN
 KEPT_PLIES = (9, 10, 14)
 
 
