@@ -32,7 +32,7 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
     W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
     W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
-    W_KING_OPEN_FILE, W_LOW_MOBILITY, N_WEIGHTS
+    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)
@@ -60,6 +60,7 @@ cdef struct EvalInfo:
     # the first steps of colour c's pawn's capturing rays (pawn_threats)
     int pawn_captures[2]
     int pawn_capture_step[2][MAX_PAWN_CAPTURES]
+    int pawn_push_step[2]       # the first step of colour c's pawn's non-capturing ray (0: none)
     int file_slider[MAX_TYPES]  # slides along files but not diagonals (rook-like)
     int colour_bound[MAX_TYPES] # never leaves its square colour, and worth a pair bonus
     int threat_value[MAX_TYPES] # the ini value, 0 for royals: a piece is threatened by

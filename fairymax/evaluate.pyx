@@ -23,8 +23,9 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   set, else they get centralisation alone); rook-like
   sliders on open files and on the rank in front of the enemy's back rank;
   pairs of colour-bound pieces; threats on enemy pieces worth THREAT_GAP more than
-  the attacker (and pawns' threats on pieces); the attack of two or more pieces (leapers
-  included) on the squares around the enemy royal, and each piece's attacks on them
+  the attacker (and pawns' threats on pieces, made or one safe step away); the
+  attack of two or more pieces (leapers included) on the squares around the enemy
+  royal, and each piece's attacks on them
   weighted by its type (king_zone_X, 0 unless a variant's weights set them);
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
@@ -96,6 +97,8 @@ WEIGHT_DEFAULTS = {
     "king_open_file": 15,   # middle game: per file at or next to the royal without own pawn
     "low_mobility": 0,      # per safe square short of LOW_MOBILITY_SQUARES, for each piece
                             # whose mobility counts: the first few squares matter most
+    "pawn_push_threat": 0,  # per enemy piece (not pawn or royal) a pawn would attack
+                            # after a step to an empty square no enemy pawn attacks
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -473,13 +476,18 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
                 e.attack_types |= 1 << t
     e.atk_first[MAX_TYPES] = n
     for c in range(2):          # the first steps of the colour's pawn's capturing rays
-        e.pawn_captures[c] = 0
+        e.pawn_captures[c] = 0  # and of its first non-capturing one
+        e.pawn_push_step[c] = 0
         if r.num_types < 1 + c:
             continue
         for k in range(r.first_ray[1 + c], r.first_ray[2 + c]):
             if r.ray_mode[k] & M_CAPTURE and e.pawn_captures[c] < MAX_PAWN_CAPTURES:
                 e.pawn_capture_step[c][e.pawn_captures[c]] = r.walk_step[c][k]
                 e.pawn_captures[c] += 1
+        pushes = [k for k in range(r.first_ray[1 + c], r.first_ray[2 + c])
+                  if r.ray_mode[k] & M_QUIET and not r.ray_mode[k] & M_CAPTURE]
+        if pushes:
+            e.pawn_push_step[c] = r.walk_step[c][pushes[0]]
     for t in range(MAX_TYPES):
         e.threat_value[t] = r.value[t] if 1 <= t <= r.num_types and r.value[t] > 0 else 0
     # what Position.piece_material counts, of one side's pieces at the start
@@ -692,7 +700,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
     attack on the enemy royal, by type and as a whole (scaled by c's material, `phase`
     0..256)."""
     cdef int k, sq, t, bit, hits = 0, attackers = 0, mobility_score = 0, bonus = 0, h, threats = 0
-    cdef int zone = 0, squares, cramped = 0
+    cdef int zone = 0, squares, cramped = 0, push_to
     cdef int light = 0, dark = 0, j
     cdef int seventh = r.back_row[1] + 1 if c == 0 else r.back_row[0] - 1
     cdef int enemy_home = enemy_royal >= 0 and r.sq_row[enemy_royal] == r.back_row[1 - c]
@@ -734,8 +742,13 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
                 dark |= 1 << t
             else:
                 light |= 1 << t
-        elif t == 1 + c and e.w[W_PAWN_THREAT]:
-            bonus += e.w[W_PAWN_THREAT] * pawn_threats(p, e, sq, c)
+        elif t == 1 + c:
+            if e.w[W_PAWN_THREAT]:
+                bonus += e.w[W_PAWN_THREAT] * pawn_threats(p, e, sq, c)
+            push_to = sq + e.pawn_push_step[c]
+            if (e.w[W_PAWN_PUSH_THREAT] and push_to != sq and p.sq[push_to] == EMPTY
+                    and cells[push_to] & SAFE_CELL):
+                bonus += e.w[W_PAWN_PUSH_THREAT] * pawn_threats(p, e, push_to, c)
     if light & dark:
         bonus += e.w[W_PIECE_PAIR]
     if attackers >= 2:

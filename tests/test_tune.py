@@ -242,6 +242,18 @@ def test_pawn_threat_counts_pieces_a_pawn_attacks(chess):
                                "4k3/p7/8/3n4/4P3/8/P7/R3K3 b - - 0 1"], "pawn_threat", 50) == [50, 0, -50]
 
 
+def test_pawn_push_threat_counts_pieces_a_pawn_step_would_attack(chess):
+    """pawn_push_threat: e4-e5 would attack the knight on d6. Not when e5 is taken (the
+    black pawn), when a black pawn on f6 guards e5, or when the step attacks nothing
+    (knight on d7); from Black's side the bonus counts against it."""
+    assert term_change(chess, ["4k3/8/3n4/8/4P3/8/8/R3K3 w - - 0 1",
+                               "4k3/8/3n4/4p3/4P3/8/8/R3K3 w - - 0 1",
+                               "4k3/8/3n1p2/8/4P3/8/8/R3K3 w - - 0 1",
+                               "4k3/3n4/8/8/4P3/8/8/R3K3 w - - 0 1",
+                               "4k3/8/3n4/8/4P3/8/8/R3K3 b - - 0 1"],
+                       "pawn_push_threat", 50) == [50, 0, 0, 0, -50]
+
+
 def test_pawn_structure_terms(chess):
     """pawn_supported counts e3 defending d4 (d4 and e4 side by side are no support);
     pawn_phalanx counts the pair d4-e4 once."""
