@@ -475,7 +475,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if n > e.atk_first[t]:
                 e.attack_types |= 1 << t
     e.atk_first[MAX_TYPES] = n
-    for c in range(2):          # the first steps of the colour's pawn's capturing rays
+    for c in range(2):          # the first steps of the colour's pawn's capturing rays,
         e.pawn_captures[c] = 0  # and of its first non-capturing one
         e.pawn_push_step[c] = 0
         if r.num_types < 1 + c:
@@ -484,10 +484,8 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             if r.ray_mode[k] & M_CAPTURE and e.pawn_captures[c] < MAX_PAWN_CAPTURES:
                 e.pawn_capture_step[c][e.pawn_captures[c]] = r.walk_step[c][k]
                 e.pawn_captures[c] += 1
-        pushes = [k for k in range(r.first_ray[1 + c], r.first_ray[2 + c])
-                  if r.ray_mode[k] & M_QUIET and not r.ray_mode[k] & M_CAPTURE]
-        if pushes:
-            e.pawn_push_step[c] = r.walk_step[c][pushes[0]]
+            elif r.ray_mode[k] & M_QUIET and not r.ray_mode[k] & M_CAPTURE and not e.pawn_push_step[c]:
+                e.pawn_push_step[c] = r.walk_step[c][k]
     for t in range(MAX_TYPES):
         e.threat_value[t] = r.value[t] if 1 <= t <= r.num_types and r.value[t] > 0 else 0
     # what Position.piece_material counts, of one side's pieces at the start
@@ -746,7 +744,7 @@ cdef int piece_terms(const Position* p, const Rules* r, const EvalInfo* e, int c
             if e.w[W_PAWN_THREAT]:
                 bonus += e.w[W_PAWN_THREAT] * pawn_threats(p, e, sq, c)
             push_to = sq + e.pawn_push_step[c]
-            if (e.w[W_PAWN_PUSH_THREAT] and push_to != sq and p.sq[push_to] == EMPTY
+            if (e.w[W_PAWN_PUSH_THREAT] and e.pawn_push_step[c] and p.sq[push_to] == EMPTY
                     and cells[push_to] & SAFE_CELL):
                 bonus += e.w[W_PAWN_PUSH_THREAT] * pawn_threats(p, e, push_to, c)
     if light & dark:
