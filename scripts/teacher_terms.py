@@ -17,7 +17,6 @@ import argparse
 import random
 import re
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -30,27 +29,19 @@ TERM_ROW = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*\|.*\|\s*(-?[\d.]+)\s+(-?[\d
 
 def teacher_terms(engine: str, variant: str, fens: list[str]) -> list[dict[str, tuple[float, float]]]:
     """Fairy-Stockfish's term totals (White's view, pawns) for each FEN."""
-    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    assert process.stdin and process.stdout
-    process.stdin.write(f"uci\nsetoption name UCI_Variant value {variant}\n")
+    from fairymax.tune import UciTeacher
+    teacher = UciTeacher(engine, variant)
     rows = []
     for fen in fens:
-        process.stdin.write(f"position fen {fen}\neval\n")
-        process.stdin.flush()
+        teacher.send(f"position fen {fen}")
+        teacher.send("eval")
         terms: dict[str, tuple[float, float]] = {}
-        for line in process.stdout:
+        for line in teacher.wait("Total evaluation"):
             match = TERM_ROW.match(line)
             if match and match.group(1) not in ("Term", "Total"):
                 terms[match.group(1)] = (float(match.group(2)), float(match.group(3)))
-            if line.startswith("Total evaluation"):
-                break
-        else:
-            raise RuntimeError(f"{engine} stopped answering `eval`")
         rows.append(terms)
-    process.stdin.write("quit\n")
-    process.stdin.close()
-    process.wait()
+    teacher.close()
     return rows
 
 
@@ -76,8 +67,6 @@ def main() -> int:
     try:
         variant = tune.load_variant(args.variant, None)
         fens, labels = tune.read_labelled([args.labels])
-        if not Path(args.engine).is_file():
-            raise tune.UsageError(f"{args.engine}: no such engine")
     except tune.UsageError as exc:
         print(f"teacher_terms: {exc}", file=sys.stderr)
         return 2
@@ -91,7 +80,11 @@ def main() -> int:
         return 2
     fens = [fen for fen, _ in pairs]
     ours = evaluate.PositionSet(variant, fens).evaluate()
-    rows = teacher_terms(args.engine, args.variant, fens)
+    try:
+        rows = teacher_terms(args.engine, args.variant, fens)
+    except tune.UsageError as exc:
+        print(f"teacher_terms: {exc}", file=sys.stderr)
+        return 2
     sign = [1 if fen.split()[1] == "w" else -1 for fen in fens]
     residual = [(cp - own) / 100 for (_, cp), own in zip(pairs, ours)]
     print(f"{len(fens)} positions; mean |label - ours| {statistics.fmean(map(abs, residual)):.2f} pawns")

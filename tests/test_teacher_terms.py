@@ -15,7 +15,11 @@ SCRIPT = ROOT / "scripts" / "teacher_terms.py"
 FAKE_TEACHER = '''
 import sys
 for line in sys.stdin:
-    if line.startswith("position fen "):
+    if line.strip() == "uci":
+        print("uciok", flush=True)
+    elif line.strip() == "isready":
+        print("readyok", flush=True)
+    elif line.startswith("position fen "):
         move_number = int(line.split()[-1])
     elif line.strip() == "eval":
         print("     Term    |    White    |    Black    |    Total   ")
@@ -59,7 +63,7 @@ def test_a_term_that_makes_the_labels_correlates_with_the_residual(tmp_path):
 @pytest.mark.parametrize("args, says", [
     (["--variant", "normal", "/nonexistent.lab"], "cannot read"),
     (["--variant", "no-such-variant", "LABELS"], "unknown variant"),
-    (["--variant", "normal", "LABELS", "--engine", "/no/engine"], "no such engine"),
+    (["--variant", "normal", "LABELS", "--engine", "/no/engine"], "cannot start /no/engine"),
 ])
 def test_bad_input_exits_2_with_one_line(args, says, tmp_path):
     labels = tmp_path / "pos.lab"
