@@ -7,7 +7,7 @@ from fairymax.board cimport Position
 from fairymax.tt cimport FM_PREFETCH
 
 cdef enum:
-    PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each)
+    PAWN_CACHE_SIZE = 1 << 14           # entries (16 bytes each)
     PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
     SCORE_CACHE_SIZE = 1 << 16          # entries (16 bytes each)
     SCORE_CACHE_MASK = SCORE_CACHE_SIZE - 1
@@ -15,7 +15,6 @@ cdef enum:
 cdef struct PawnEntry:
     key_t key                   # Position.pawn_key
     int16_t structure[2]        # doubled/isolated penalties per colour
-    int16_t passed[2]           # passed-pawn bonuses per colour, before scaling
     uint16_t pawn_files[2]      # bit f set: the colour has a pawn on file f
     uint16_t passed_files[2]    # bit f set: the colour's most advanced pawn on file f is passed
 
@@ -32,7 +31,7 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
     W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
     W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
-    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, N_WEIGHTS
+    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)

@@ -12,9 +12,10 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   (Rules.centralized) pieces; pawn advancement, growing near the promotion zone
   (divided by 8 when the promoted piece is weak, as Fairy-Max);
 * per call, walking the piece lists: pawn structure (doubled, isolated, supported,
-  side by side, passed; kept in a cache by Position.pawn_key, as it changes only
-  with pawn moves); passed pawns' free path and, in the end game, both royals'
-  distances to the square in front of them; royal safety blended by the opponent's
+  side by side, which are passed; kept in a cache by Position.pawn_key, as it
+  changes only with pawn moves); passed pawns by steps to promotion, their free
+  path and, in the end game, both royals' distances to the square in front of them,
+  each pawn's sum bounded by what its promotion gains where passer_cap says; royal safety blended by the opponent's
   material (stay home, keep pawns in front and on the files around in the middle
   game, centralise in the end game); mobility (squares reached by the first step
   of every ray, all squares of sliding rays, except those an enemy pawn attacks),
@@ -99,6 +100,8 @@ WEIGHT_DEFAULTS = {
                             # whose mobility counts: the first few squares matter most
     "pawn_push_threat": 0,  # per enemy piece (not pawn or royal) a pawn would attack
                             # after a step to an empty square no enemy pawn attacks
+    "passer_cap": 0,        # percent of what its promotion gains that bounds a passed
+                            # pawn's bonuses (0: no bound)
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that only shape the data-derived tables: a variant whose weights give every
@@ -188,9 +191,14 @@ cdef inline score_t make_score(int mg, int eg) noexcept nogil:
     return mg + eg * 65536
 
 
+cdef inline int end_game_half(score_t packed) noexcept nogil:
+    """The end-game value of a packed score (see make_score)."""
+    return (packed + 32768) >> 16
+
+
 cdef inline int taper(score_t packed, int phase) noexcept nogil:
     """The packed score's blend: all middle game at phase 256, all end game at 0."""
-    cdef int eg = (packed + 32768) >> 16
+    cdef int eg = end_game_half(packed)
     cdef int mg = packed - eg * 65536
     return (mg * phase + eg * (256 - phase)) // 256
 
@@ -594,16 +602,15 @@ cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t,
 
 
 cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* structure,
-                     int* passed, int* passed_files) noexcept nogil:
-    """Per colour: doubled, isolated, supported and side-by-side pawns, passed-pawn
-    bonuses before their scaling by the opponent's material, and the passed files."""
-    cdef int c, k, j, sq, f, row, n, bonus, steps
+                     int* passed_files) noexcept nogil:
+    """Per colour: doubled, isolated, supported and side-by-side pawns, and the files
+    of the passed pawns."""
+    cdef int c, k, j, sq, f, row, n, passed
     cdef int pawn_count[2][16]
     cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
     cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
     for c in range(2):
         structure[c] = 0
-        passed[c] = 0
         passed_files[c] = 0
         for f in range(r.width):
             pawn_count[c][f] = 0
@@ -642,20 +649,14 @@ cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* 
                 structure[c] -= e.w[W_ISOLATED] * n
             # passed: no enemy pawn ahead on this or an adjacent file
             row = pawn_front[c][f]
-            bonus = 1
+            passed = 1
             for k in range(imax(f - 1, 0), imin(f + 2, r.width)):
                 if c == 0 and pawn_back[1][k] < row:
-                    bonus = 0
+                    passed = 0
                 elif c == 1 and pawn_back[0][k] > row:
-                    bonus = 0
-            if bonus:
-                steps = steps_to_promotion(r, c, row)
-                if 0 < steps < 8:
-                    bonus = PASSED[steps] * e.w[W_PASSED] // 100
-                    if r.value[r.promo_type[c][f]] < 250:
-                        bonus = bonus // 4      # weak promotion (met, ferz): keep it below the gain
-                    passed[c] += bonus
-                    passed_files[c] |= 1 << f
+                    passed = 0
+            if passed and 0 < steps_to_promotion(r, c, row) < 8:
+                passed_files[c] |= 1 << f
 
 
 cdef int pawn_file_mask(const Position* p, const Rules* r, int c) noexcept nogil:
@@ -674,15 +675,12 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
     entry's key 0 is not the key of any position with pawns)."""
     cdef PawnEntry* entry = e.pawn_cache + (p.pawn_key & PAWN_CACHE_MASK)
     cdef int structure[2]
-    cdef int passed[2]
     cdef int passed_files[2]
     if entry.key != p.pawn_key:
-        pawn_terms(p, r, e, structure, passed, passed_files)
+        pawn_terms(p, r, e, structure, passed_files)
         entry.key = p.pawn_key
         entry.structure[0] = structure[0]
         entry.structure[1] = structure[1]
-        entry.passed[0] = passed[0]
-        entry.passed[1] = passed[1]
         entry.pawn_files[0] = pawn_file_mask(p, r, 0)
         entry.pawn_files[1] = pawn_file_mask(p, r, 1)
         entry.passed_files[0] = passed_files[0]
@@ -773,11 +771,16 @@ cdef inline int royal_distance(const Rules* r, int a, int b) noexcept nogil:
 
 cdef int passer_terms(const Position* p, const Rules* r, const EvalInfo* e, int c, int files,
                       int own_royal, int enemy_royal, int opponent_phase) noexcept nogil:
-    """Colour c's passed pawns (the most advanced pawn on each file of `files`): a free
-    square in front, scaled up as the opponent's pieces go, and in the end game the
-    royals' distances to that square."""
-    cdef int k, sq, to, steps, factor, free_path = 0, kings = 0
+    """Colour c's passed pawns (the most advanced pawn on each file of `files`): a bonus
+    by steps to promotion and for a free square in front, both scaled up as the
+    opponent's pieces go, and in the end game the royals' distances to that square.
+    With passer_cap set, a pawn's sum is at most that percent of what promoting gains
+    in the end game (the promoted piece on its promotion square less the pawn where it
+    stands): fitted weights can make a pawn one step from a weak promotion (makruk's
+    met) worth more than the piece it becomes, and then it would never promote."""
+    cdef int k, sq, to, steps, factor, bonus, gain, promoted, total = 0
     cdef int forward = -STRIDE if c == 0 else STRIDE
+    cdef int more = 512 - opponent_phase, end_game = 256 - opponent_phase
     for k in range(p.pcount[c]):
         sq = p.plist[c][k]
         if (p.sq[sq] & TYPE_MASK) != 1 + c or not (files >> r.sq_file[sq]) & 1:
@@ -788,18 +791,27 @@ cdef int passer_terms(const Position* p, const Rules* r, const EvalInfo* e, int 
         if p.sq[to] != EDGE:
             continue            # a pawn of its own further up the file is the passer
         steps = steps_to_promotion(r, c, r.sq_row[sq])
-        if not 0 < steps < 8:
-            continue
+        promoted = r.promo_type[c][r.sq_file[sq]]
+        bonus = PASSED[steps] * e.w[W_PASSED] // 100
+        if r.value[promoted] < 250:
+            bonus = bonus // 4          # weak promotion (met, ferz)
+        bonus = bonus * more // 256
         factor = PASSER_FACTOR[steps]
         to = sq + forward
         if p.sq[to] == EMPTY:
-            free_path += factor
+            bonus += factor * e.w[W_PASSER_FREE] * more // 256
         if own_royal >= 0:
-            kings -= factor * e.w[W_PASSER_OWN_KING] * imin(royal_distance(r, own_royal, to), PASSER_KING_REACH)
+            bonus -= (factor * e.w[W_PASSER_OWN_KING] * imin(royal_distance(r, own_royal, to), PASSER_KING_REACH)
+                      * end_game // 256)
         if enemy_royal >= 0:
-            kings += factor * e.w[W_PASSER_ENEMY_KING] * imin(royal_distance(r, enemy_royal, to), PASSER_KING_REACH)
-    return (free_path * e.w[W_PASSER_FREE] * (512 - opponent_phase) // 256
-            + kings * (256 - opponent_phase) // 256)
+            bonus += (factor * e.w[W_PASSER_ENEMY_KING] * imin(royal_distance(r, enemy_royal, to), PASSER_KING_REACH)
+                      * end_game // 256)
+        if e.w[W_PASSER_CAP]:
+            gain = (end_game_half(r.psq[piece_index(promoted | colour_bit(c))][sq + steps * forward])
+                    - end_game_half(r.psq[piece_index(p.sq[sq])][sq]))
+            bonus = imin(bonus, imax(gain, 0) * e.w[W_PASSER_CAP] // 100)
+        total += bonus
+    return total
 
 
 cdef int last_royal(const Position* p, const EvalInfo* e, int c) noexcept nogil:
@@ -884,7 +896,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         pawn_files[0] = pawn_entry.pawn_files[0]
         pawn_files[1] = pawn_entry.pawn_files[1]
         for c in range(2):
-            score[c] += pawn_entry.structure[c] + pawn_entry.passed[c] * (512 - phase[1 - c]) // 256
+            score[c] += pawn_entry.structure[c]
             if pawn_entry.passed_files[c]:
                 score[c] += passer_terms(p, r, e, c, pawn_entry.passed_files[c], royal_sq[c],
                                          royal_sq[1 - c], phase[1 - c])

@@ -196,7 +196,7 @@ def stronger_knight_labels(chess, tmp_path) -> tuple:
     150 more in the middle game (the variant's weights are left as they were)."""
     path = tmp_path / "pos.fen"
     with path.open("w") as f:
-        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 20, 300, 5, f)
     fens = path.read_text().splitlines()
     evaluate.set_weights(chess, {"material_mg_n": evaluate.get_weights(chess)["material_mg_n"] + 150})
     teacher = evaluate.PositionSet(chess, fens).evaluate()
@@ -284,6 +284,34 @@ def test_passed_pawn_path_and_royal_distances(chess):
     assert term_change(chess, fens, "passer_free", 10) == [60, 60]
     assert term_change(chess, fens, "passer_own_king", 4) == [-60, -60]
     assert term_change(chess, fens, "passer_enemy_king", 4) == [12, 12]
+
+
+def test_passer_cap_keeps_a_pawn_below_its_promotion():
+    """Makruk's pawn on e5 is one step from becoming a met on e6 (a pawn each on a2 and
+    h7 keeps the end-game scaling out). With passer_cap 100, however much the weights
+    make of passed pawns, the pawn scores no more than the met it becomes; without it,
+    such weights make it score more. With the default passer weights, which fit within
+    the gain, the pawn keeps all of them. Black's pawn on e4, the same position with the
+    colours swapped, scores the same from Black's side."""
+    makruk = Variant(loader.load_default()["makruk"])
+    white = ["k7/7p/8/4P3/8/8/P7/4K3 w - - 0 1", "k7/7p/4M3/8/8/8/P7/4K3 w - - 0 1"]
+    black = ["4k3/p7/8/8/4p3/8/7P/K7 b - - 0 1", "4k3/p7/8/8/8/4m3/7P/K7 b - - 0 1"]
+    inflated = {"passed": 1000, "passer_free": 50, "passer_enemy_king": 50}
+    try:
+        evaluate.set_weights(makruk, {"passer_cap": 100})
+        pawn, met = evaluate.PositionSet(makruk, white).evaluate()
+        evaluate.set_weights(makruk, inflated)
+        capped_pawn, capped_met = evaluate.PositionSet(makruk, white).evaluate()
+        assert capped_pawn <= capped_met
+        assert evaluate.PositionSet(makruk, black).evaluate() == [capped_pawn, capped_met]
+        evaluate.set_weights(makruk, {"passer_cap": 0})
+        uncapped_pawn, uncapped_met = evaluate.PositionSet(makruk, white).evaluate()
+        assert uncapped_pawn > uncapped_met
+        evaluate.set_weights(makruk, {"passer_cap": 100, "passed": 0, "passer_free": 0,
+                                      "passer_enemy_king": 0, "passer_own_king": 0})
+        assert evaluate.PositionSet(makruk, white[:1]).evaluate()[0] < pawn < met
+    finally:
+        evaluate.forget_weights(makruk)
 
 
 def test_king_zone_counts_attacks_around_the_enemy_royal(chess):
