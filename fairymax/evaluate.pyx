@@ -15,10 +15,11 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   side by side, which are passed; kept in a cache by Position.pawn_key, as it
   changes only with pawn moves); passed pawns by steps to promotion, their free
   path and, in the end game, both royals' distances to the square in front of them,
-  each pawn's sum bounded by what its promotion gains where passer_cap says; royal safety blended by the opponent's
-  material (stay home, keep pawns in front and on the files around in the middle
-  game, centralise in the end game); mobility (squares reached by the first step
-  of every ray, all squares of sliding rays, except those an enemy pawn attacks),
+  each pawn's sum bounded by what its promotion gains where passer_cap says; royal
+  safety blended by the opponent's material (stay home, keep pawns in front and on
+  the files around in the middle game, centralise in the end game); mobility
+  (squares reached by the first step of every ray, all squares of sliding rays,
+  except those an enemy pawn attacks),
   weighted per type by `mobility` for pieces with a sliding ray plus the type's
   mobility_X (0 unless a variant's weights set it; leapers count only where it is
   set, else they get centralisation alone); rook-like

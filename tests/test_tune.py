@@ -290,7 +290,7 @@ def test_passer_cap_keeps_a_pawn_below_its_promotion():
     """Makruk's pawn on e5 is one step from becoming a met on e6 (a pawn each on a2 and
     h7 keeps the end-game scaling out). With passer_cap 100, however much the weights
     make of passed pawns, the pawn scores no more than the met it becomes; without it,
-    such weights make it score more. With the default passer weights, which fit within
+    such weights make it score more. With the passer weights in use, which fit within
     the gain, the pawn keeps all of them. Black's pawn on e4, the same position with the
     colours swapped, scores the same from Black's side."""
     makruk = Variant(loader.load_default()["makruk"])
