@@ -7,7 +7,7 @@ from fairymax.board cimport Position
 from fairymax.tt cimport FM_PREFETCH
 
 cdef enum:
-    PAWN_CACHE_SIZE = 1 << 14           # entries (16 bytes each)
+    PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each, 20 of them fields)
     PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
     SCORE_CACHE_SIZE = 1 << 16          # entries (16 bytes each)
     SCORE_CACHE_MASK = SCORE_CACHE_SIZE - 1

@@ -120,6 +120,8 @@ cdef enum:
     SLOW_TERMS_MARGIN = 400 # the piece terms
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
+    WEAK_PROMOTION = 250    # a pawn promoting to a piece worth less (met, ferz) gains less
+                            # from advancing and from being passed
     KING_ATTACK_CAP = 15    # attacked squares around the royal counted at most
     DROP_THREAT_CAP = 8     # hand units (pawn 1, other piece 2) that make the full threat
     FIRST_PIECE_TYPE = 3    # types 1 and 2 are the two colours' pawns (Fairy-Max)
@@ -217,7 +219,7 @@ cdef int default_bonus(const Rules* r, int t, int c, int sq, int centre_spread,
         if 0 < steps < 8:
             bonus = ADVANCE[steps] * advance // 100
             promo = r.promo_type[c][file]
-            if promo > 0 and r.value[promo] < 250:
+            if promo > 0 and r.value[promo] < WEAK_PROMOTION:
                 bonus = bonus // 8
         # central pawns gain a little per step from their start row
         if r.pawn_row[c] >= 0 and 2 * file >= r.width // 2 - 1 and 2 * file <= r.width + r.width // 2 - 1:
@@ -794,8 +796,8 @@ cdef int passer_terms(const Position* p, const Rules* r, const EvalInfo* e, int 
         steps = steps_to_promotion(r, c, r.sq_row[sq])
         promoted = r.promo_type[c][r.sq_file[sq]]
         bonus = PASSED[steps] * e.w[W_PASSED] // 100
-        if r.value[promoted] < 250:
-            bonus = bonus // 4          # weak promotion (met, ferz)
+        if r.value[promoted] < WEAK_PROMOTION:
+            bonus = bonus // 4
         bonus = bonus * more // 256
         factor = PASSER_FACTOR[steps]
         to = sq + forward
