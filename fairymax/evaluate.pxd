@@ -31,7 +31,8 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
     W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
     W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
-    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, N_WEIGHTS
+    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, W_LAZY_MARGIN,
+    W_PIECE_TERMS_MARGIN, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)
@@ -67,7 +68,6 @@ cdef struct EvalInfo:
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
     int w[N_WEIGHTS]            # the variant's weights
-    int lazy_margin             # lazy evaluation skips the slow terms outside this margin
 
 cdef class EvalCache:
     cdef PawnEntry* pawns

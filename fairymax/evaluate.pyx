@@ -44,7 +44,9 @@ EvalInfo.w and Rules.psq.
 Lazy evaluation, in two stages: the per-call terms are skipped when the
 incremental score is outside [alpha - lazy_margin, beta + lazy_margin], and
 the piece terms, the slowest, when the score without them is outside
-[alpha - SLOW_TERMS_MARGIN, beta + SLOW_TERMS_MARGIN].  Both scores are kept in a
+[alpha - piece_terms_margin, beta + piece_terms_margin]: two weights, measured per
+variant, as those terms weigh far more in some (capablanca's king attack) than in
+others (shatranj's short-range pieces).  Both scores are kept in a
 cache by Position.key (EvalCache), so that a position evaluated again takes the same
 exits without the work.
 """
@@ -103,8 +105,16 @@ WEIGHT_DEFAULTS = {
                             # after a step to an empty square no enemy pawn attacks
     "passer_cap": 0,        # percent of what its promotion gains that bounds a passed
                             # pawn's bonuses (0: no bound)
+    # the lazy evaluation's margins (see the module doc): measured, not fitted, by `tune
+    # margins`, near the 99th percentile of the terms each exit skips, so that an exit
+    # seldom lands on the wrong side of the window; the defaults were set so over
+    # capablanca's self-play positions (587 and 401 cp; chess 457 and 317)
+    "lazy_margin": 600,     # all but the incremental score
+    "piece_terms_margin": 400,  # the piece terms
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
+# weights that `tune margins` measures and `tune fit` leaves alone
+MARGIN_WEIGHTS = ("lazy_margin", "piece_terms_margin")
 # weights that only shape the data-derived tables: a variant whose weights give every
 # type a table (psq_mg_X, psq_eg_X) no longer uses them
 TABLE_DEFAULT_WEIGHTS = ("centre_spread", "advance")
@@ -113,11 +123,6 @@ cdef enum:
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
     MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
-    # the lazy margins sit near the 99th percentiles of the terms they skip over
-    # capablanca's self-play positions (587 and 401 cp; chess 457 and 317, other
-    # variants less), so that a lazy exit seldom lands on the wrong side of the window
-    LAZY_MARGIN = 600       # all but the incremental score
-    SLOW_TERMS_MARGIN = 400 # the piece terms
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     WEAK_PROMOTION = 250    # a pawn promoting to a piece worth less (met, ferz) gains less
@@ -509,7 +514,6 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
             file = r.sq_file[sq]
             d = max(abs(file - cx) / max(cx, 0.5), abs(row - cy) / max(cy, 0.5))   # 0 centre .. 1 edge
             e.centre[sq] = <int>(16 * (1.0 - d) + 0.5)
-    e.lazy_margin = LAZY_MARGIN
     for k, name in enumerate(WEIGHT_NAMES):
         e.w[k] = weights[name]
     for t in range(MAX_TYPES):
@@ -840,6 +844,18 @@ cdef inline bint pawns_on_both_sides(const Position* p) noexcept nogil:
     return p.type_count[0][1] != 0 and p.type_count[1][2] != 0
 
 
+cdef inline int incremental_score(const Position* p, const Rules* r, const EvalInfo* e) noexcept nogil:
+    """White's view of the terms Board keeps up to date, tapered, and of the spare
+    royals (Spartan kings), worth |value| each beyond the first: what the first lazy
+    exit looks at."""
+    cdef int t, score = taper(p.psq_score, game_phase(p, r, e))
+    if e.has_spares:
+        for t in range(1, r.num_types + 1):
+            if e.spare[t]:
+                score += e.spare[t] * (imax(p.type_count[0][t] - 1, 0) - imax(p.type_count[1][t] - 1, 0))
+    return score
+
+
 cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alpha, int beta) noexcept nogil:
     """Score of the position for the side to move, in centipawns (see the module doc)."""
     cdef int c, k, sq, piece, t, row, f, bonus, n
@@ -851,20 +867,15 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef const PawnEntry* pawn_entry
     cdef int pawn_files[2]          # bit f: the colour has a pawn on file f
     cdef int phase[2]               # material of colour c relative to the start, 0..256
-    cdef int fast = taper(p.psq_score, game_phase(p, r, e))
+    cdef int fast = incremental_score(p, r, e)
     cdef int total, partial, winner, loser, dist
     cdef int hand_units[2]          # drop games: what each side could drop (pawn 1, piece 2)
     cdef ScoreEntry* cached
 
-    # spare royals (Spartan kings) are worth |value| each beyond the first
-    if e.has_spares:
-        for t in range(1, r.num_types + 1):
-            if e.spare[t]:
-                fast += e.spare[t] * (imax(p.type_count[0][t] - 1, 0) - imax(p.type_count[1][t] - 1, 0))
     if p.stm:
         fast = -fast
 
-    if fast + e.lazy_margin <= alpha or fast - e.lazy_margin >= beta:
+    if fast + e.w[W_LAZY_MARGIN] <= alpha or fast - e.w[W_LAZY_MARGIN] >= beta:
         return fast
 
     # the score cache holds what the code below computes, so a hit takes the same exits
@@ -872,7 +883,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     if cached.key == p.key:
         if pawns_on_both_sides(p):
             partial = cached.partial if p.stm == 0 else -cached.partial
-            if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
+            if partial + e.w[W_PIECE_TERMS_MARGIN] <= alpha or partial - e.w[W_PIECE_TERMS_MARGIN] >= beta:
                 return partial
         if cached.full != SCORE_UNKNOWN:
             return cached.full if p.stm == 0 else -cached.full
@@ -941,7 +952,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     # mop-up nor the drawish scale below applies, so the score is final
     if pawns_on_both_sides(p):
         partial = total if p.stm == 0 else -total
-        if partial + SLOW_TERMS_MARGIN <= alpha or partial - SLOW_TERMS_MARGIN >= beta:
+        if partial + e.w[W_PIECE_TERMS_MARGIN] <= alpha or partial - e.w[W_PIECE_TERMS_MARGIN] >= beta:
             return partial
     for c in range(2):
         if p.types_present[c] & e.attack_types:
@@ -998,20 +1009,40 @@ cdef class PositionSet:
     def evaluate(self) -> list:
         """Full static evaluations (side to move's view) with the variant's current
         weights: the tuner's inner loop."""
+        return self._evaluations(False)[0]
+
+    def skipped_terms(self) -> tuple:
+        """What each lazy exit of evaluate would skip, in centipawns: (for every position,
+        the full evaluation less the incremental score; for those with pawns on both
+        sides, where the second exit is taken, less the score without the piece terms).
+        `tune margins` sets the margins from them."""
+        return self._evaluations(True)[1:]
+
+    def _evaluations(self, bint skipped) -> tuple:
+        """(full evaluations, and where `skipped` says, skipped_terms' two lists)."""
         cdef EvalInfo info
         cdef EvalCache cache = EvalCache()
         cdef const Rules* r = &self.variant.rules
         cdef Position* p
-        cdef int i
-        cdef list scores = []
+        cdef const ScoreEntry* cached
+        cdef int i, full
+        cdef list scores = [], all_terms = [], piece_terms = []
         init_psq(self.variant)
         eval_info_init(&info, self.variant)
         cache.attach(&info)
         for i in range(self.count):
             p = <Position*>(self.data + i * self.stride)
             p.psq_score = psq_total(p, r)
-            scores.append(evaluate(p, r, &info, -100000, 100000))
-        return scores
+            full = evaluate(p, r, &info, -100000, 100000)
+            scores.append(full)
+            if skipped:
+                if p.stm:
+                    full = -full        # White's view, as the incremental score and the cache's
+                all_terms.append(full - incremental_score(p, r, &info))
+                if pawns_on_both_sides(p):
+                    cached = info.score_cache + (p.key & SCORE_CACHE_MASK)
+                    piece_terms.append(full - cached.partial)
+        return scores, all_terms, piece_terms
 
     def psq_features(self) -> tuple:
         """What the piece-square part of each evaluation is made of, for the tuner's

@@ -1,4 +1,4 @@
-"""Evaluation tuning: `python -m fairymax tune positions|label|fit|line ...`.
+"""Evaluation tuning: `python -m fairymax tune positions|label|fit|line|margins ...`.
 
 1. `positions`: fast self-play games (a few thousand nodes a move, from an opening
    file, a random move now and then for variety) write quiet positions, one FEN a
@@ -20,6 +20,10 @@
 4. `line`: the same error for each of a few values of one weight, the others as they
    are: a cheap first look at a new term before a match decides (the labels' best need
    not be the games' best).
+5. `margins`: the lazy evaluation's two margins (evaluate.MARGIN_WEIGHTS) are not
+   fitted but measured: each is set near the 99th percentile of what its lazy exit
+   would skip over a set of positions (FEN lines, labelled or not), and written into
+   the variant's weights file.  `fit` measures them on its positions after fitting.
 
 Large position files belong outside the repository (e.g. ~/.cache/fairymax/).
 """
@@ -38,6 +42,9 @@ MATE_LABEL = 2000           # teacher mate scores are clamped to this
 OPENING_PLY_MIN = 8         # positions before this ply are not written
 RANDOM_MOVE_CHANCE = 0.08   # self-play variety
 MAX_GAME_PLIES = 240
+MARGIN_PERCENTILE = 99.0    # of the terms a lazy exit skips: the margin that covers them
+MARGIN_ROUNDING = 10        # margins are written rounded up to this many centipawns
+MARGINS_HEADER = "lazy margins measured by: python -m fairymax tune margins"
 
 
 class UsageError(Exception):
@@ -429,8 +436,8 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
                                   table_regularisation, symmetric, table_shape, log))
         log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
-    names = [n for n in evaluate.WEIGHT_NAMES
-             if not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
+    names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.MARGIN_WEIGHTS
+             and not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
     names += evaluate.type_weight_names(variant)
     exact = np.array([float(weights[n]) for n in names])
     adam = Adam(step)
@@ -447,7 +454,29 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
         log(f"round {rnd}: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
     evaluate.set_weights(variant, weights)
+    weights.update(measured_margins(variant, position_set(variant, fens, source)))
+    evaluate.set_weights(variant, weights)
     return weights
+
+
+def percentile(values: list, q: float) -> int:
+    """The q-th percentile (nearest rank) of the values' magnitudes; 0 if there are none."""
+    if not values:
+        return 0
+    ranked = sorted(abs(v) for v in values)
+    return ranked[max(0, math.ceil(q / 100.0 * len(ranked)) - 1)]
+
+
+def measured_margins(variant, positions, q: float = MARGIN_PERCENTILE) -> dict:
+    """The lazy margins that cover the q-th percentile of what each lazy exit skips over
+    the positions, with the variant's weights in use (a margin of 0 would make
+    evaluate ignore those terms wherever the window allows, so each is at least
+    MARGIN_ROUNDING)."""
+    from fairymax import evaluate
+    all_terms, piece_terms = positions.skipped_terms()
+    measured = dict(zip(evaluate.MARGIN_WEIGHTS, (percentile(all_terms, q), percentile(piece_terms, q))))
+    return {name: max(MARGIN_ROUNDING, -(-value // MARGIN_ROUNDING) * MARGIN_ROUNDING)
+            for name, value in measured.items()}
 
 
 def line_search(variant, fens: list, teacher_cp: list, name: str, values: list,
@@ -513,6 +542,13 @@ def main(argv: list | None = None) -> int:
     linep.add_argument("--weight", required=True, help="the weight's name (evaluate.WEIGHT_NAMES, "
                        "material_X, mobility_X, king_zone_X)")
     linep.add_argument("--values", required=True, help="comma-separated values to try")
+    marginp = sub.add_parser("margins", help="measure the lazy evaluation's margins into the weights file")
+    marginp.add_argument("positions", nargs="+", help="position files: a FEN a line, labelled or not")
+    marginp.add_argument("--variant", default="normal")
+    marginp.add_argument("--ini")
+    marginp.add_argument("--percentile", type=float, default=MARGIN_PERCENTILE,
+                         help="of the terms each exit skips, that the margin covers")
+    marginp.add_argument("--out", help="weights file to update (default: the variant's in the package)")
     args = parser.parse_args(argv)
     try:
         return run(args)
@@ -536,6 +572,34 @@ def read_labelled(names: list) -> tuple:
     if len(fens) < 100:
         raise UsageError(f"{' '.join(names)}: {len(fens)} labelled positions; at least 100 needed")
     return fens, teacher_cp
+
+
+def read_positions(names: list) -> list:
+    """The FENs of position files (a FEN a line; `;score` and # lines ignored), at least 100."""
+    fens = []
+    for path in map(Path, names):
+        if not path.is_file():
+            raise UsageError(f"cannot read {path}")
+        fens += [line.split(";")[0].strip() for line in path.read_text().splitlines()
+                 if line.strip() and not line.startswith("#")]
+    if len(fens) < 100:
+        raise UsageError(f"{' '.join(names)}: {len(fens)} positions; at least 100 needed")
+    return fens
+
+
+def update_margins(path: Path, margins: dict, command: str, row: int) -> None:
+    """Write the margins into a weights file, its other weights and header kept (a
+    previous margins line of the header replaced)."""
+    weights = read_weights(path) if path.is_file() else {}
+    header = []
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            if not line.startswith("#"):
+                break
+            text = line[1:].strip()
+            if not text.startswith(MARGINS_HEADER):
+                header.append(text)
+    write_weights(path, {**weights, **margins}, header + [command], row)
 
 
 def read_openings(path: str) -> list:
@@ -570,6 +634,18 @@ def run(args) -> int:
         print(f"{len(fens)} positions, teacher scale {scale:.3f}")
         for value, error in zip(values, errors):
             print(f"{args.weight} {value}: {error:.7f}")
+    elif args.command == "margins":
+        if not 0 < args.percentile <= 100:
+            raise UsageError(f"--percentile {args.percentile}: between 0 and 100, please")
+        variant = load_variant(args.variant, args.ini)
+        fens = read_positions(args.positions)
+        margins = measured_margins(variant, position_set(variant, fens, " ".join(args.positions)),
+                                   args.percentile)
+        out = Path(args.out) if args.out else weights_path(args.variant)
+        update_margins(out, margins, f"{MARGINS_HEADER} {' '.join(Path(name).name for name in args.positions)} "
+                       f"--variant {args.variant} --percentile {args.percentile:g} "
+                       f"({len(fens)} positions)", variant.spec.width)
+        print(" ".join(f"{name} {value}" for name, value in margins.items()) + f" -> {out}")
     else:
         variant = load_variant(args.variant, args.ini)
         fens, teacher_cp = read_labelled(args.labels)

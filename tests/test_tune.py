@@ -165,6 +165,9 @@ def test_a_bad_fen_in_labels_is_named(tmp_path):
     ["label", "/nonexistent.fen", "/tmp/x.lab", "--engine", "/nonexistent/engine"],
     ["line", "/nonexistent.lab", "--weight", "mobility", "--values", "0,4"],
     ["line", "/dev/null", "--weight", "mobility", "--values", "zero"],
+    ["margins", "/nonexistent.fen"],
+    ["margins", "/dev/null", "--variant", "nosuchvariant"],
+    ["margins", "/dev/null", "--percentile", "0"],
 ])
 def test_bad_input_one_line_and_status_2(args):
     done = subprocess.run([sys.executable, "-m", "fairymax", "tune", *args],
@@ -344,3 +347,61 @@ def test_low_mobility_counts_squares_short_of_three(chess):
     fens = ["4k3/p7/8/8/8/8/P7/RN2K3 w - - 0 1", "4k3/p7/8/8/3R4/8/P7/4K3 w - - 0 1",
             "4k3/8/8/8/8/2p5/2P5/N1R1K3 w - - 0 1", "4k3/p7/8/8/8/8/P7/RN2K3 b - - 0 1"]
     assert term_change(chess, fens, "low_mobility", 10) == [-30, 0, -10, 30]
+
+
+# the weights of the terms each lazy exit skips: the per-call terms (all but the
+# materials and tables), and of those the piece terms
+PIECE_TERM_WEIGHTS = ("mobility", "king_attack", "open_file", "semi_open_file", "seventh_rank",
+                      "piece_pair", "piece_threat", "pawn_threat", "pawn_push_threat", "low_mobility")
+
+
+def test_skipped_terms_are_what_the_lazy_exits_leave_out(chess, tmp_path):
+    """With those terms' weights at 0, evaluate gives the score each exit looks at; the
+    differences to the full evaluation are skipped_terms' (positions with pawns on both
+    sides, where neither the mop-up nor the drawish scale applies)."""
+    out = tmp_path / "pos.fen"
+    with out.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 3, 300, 11, f)
+    fens = [fen for fen in out.read_text().splitlines() if "P" in fen.split()[0] and "p" in fen.split()[0]]
+    positions = evaluate.PositionSet(chess, fens)
+    signs = [1 if fen.split()[1] == "w" else -1 for fen in fens]
+    full = positions.evaluate()
+    all_terms, piece_terms = positions.skipped_terms()
+    weights = evaluate.get_weights(chess)
+    evaluate.set_weights(chess, {name: 0 for name in PIECE_TERM_WEIGHTS + tuple(evaluate.type_weight_names(chess))})
+    partial = positions.evaluate()
+    evaluate.set_weights(chess, {name: 0 for name in evaluate.WEIGHT_NAMES
+                                 if name not in evaluate.TABLE_DEFAULT_WEIGHTS + evaluate.MARGIN_WEIGHTS})
+    incremental = positions.evaluate()
+    evaluate.set_weights(chess, weights)
+    assert len(fens) > 50 and len(all_terms) == len(piece_terms) == len(fens)
+    assert all_terms == [sign * (f - i) for sign, f, i in zip(signs, full, incremental)]
+    assert piece_terms == [sign * (f - p) for sign, f, p in zip(signs, full, partial)]
+    assert any(piece_terms) and any(a != p for a, p in zip(all_terms, piece_terms))
+
+
+def test_margins_cover_the_percentile_and_are_written_into_the_weights_file(chess, tmp_path):
+    """`tune margins` writes margins covering the percentile of the skipped terms into
+    the weights file, rounded up, keeping its other weights and header; a second run
+    replaces its header line."""
+    out = tmp_path / "pos.fen"
+    with out.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 5, 300, 13, f)
+    positions = evaluate.PositionSet(chess, out.read_text().splitlines())
+    all_terms, piece_terms = positions.skipped_terms()
+    everything = tune.measured_margins(chess, positions, 100.0)
+    assert everything["lazy_margin"] >= max(map(abs, all_terms)) > everything["lazy_margin"] - tune.MARGIN_ROUNDING
+    assert everything["piece_terms_margin"] >= max(map(abs, piece_terms))
+    most = tune.measured_margins(chess, positions, 90.0)
+    assert sum(abs(t) > most["lazy_margin"] for t in all_terms) <= len(all_terms) // 10
+    assert most["lazy_margin"] <= everything["lazy_margin"]
+    weights_file = tmp_path / "normal.txt"
+    weights_file.write_text("# fitted by hand\nmobility 5\n")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "fairymax", "tune", "margins", str(out),
+                               "--percentile", "100", "--out", str(weights_file)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert tune.read_weights(weights_file) == {"mobility": 5, **everything}
+    header = [line for line in weights_file.read_text().splitlines() if line.startswith("#")]
+    assert header[0] == "# fitted by hand" and len(header) == 2 and "tune margins pos.fen" in header[1]
