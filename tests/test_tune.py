@@ -199,7 +199,8 @@ KNIGHT_LABEL_GAIN = 150     # what the labels add to the knight's middle-game va
 
 def stronger_knight_labels(chess, tmp_path) -> tuple:
     """Self-play positions and, as their labels, our evaluation with the knight worth
-    150 more in the middle game (the variant's weights are left as they were)."""
+    KNIGHT_LABEL_GAIN more in the middle game (the variant's weights are left as they
+    were)."""
     path = tmp_path / "pos.fen"
     with path.open("w") as f:
         tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 20, 300, 5, f)
@@ -212,8 +213,8 @@ def stronger_knight_labels(chess, tmp_path) -> tuple:
 
 
 def test_table_fit_lowers_the_error(chess, tmp_path):
-    """Labels from our evaluation with the knight worth 150 more in the middle game: the
-    fit of the tables from the unchanged weights takes most of the error away."""
+    """Labels from stronger_knight_labels: the fit of the tables from the unchanged
+    weights takes most of the error away."""
     fens, teacher = stronger_knight_labels(chess, tmp_path)
     log = []
     tune.fit(chess, fens, teacher, 0, 1.0, log.append, table_epochs=100, table_step=2.0)
@@ -222,10 +223,10 @@ def test_table_fit_lowers_the_error(chess, tmp_path):
 
 
 def test_material_fit_keeps_the_tables(chess, tmp_path):
-    """Labels from our evaluation with the knight worth 150 more in the middle game: the
-    materials-only fit finds more than half of it, and writes no table. The positions
-    come from our own self-play, so every search change moves what the fit finds
-    (+115, then +95 when the histories' aging changed): the bound leaves room for that."""
+    """Labels from stronger_knight_labels: the materials-only fit finds more than half
+    of the knight's gain, and writes no table. The positions come from our own
+    self-play, so every search change moves what the fit finds (+115, then +95 when
+    the histories' aging changed): the bound leaves room for that."""
     start = evaluate.get_weights(chess)["material_mg_n"]
     fens, teacher = stronger_knight_labels(chess, tmp_path)
     weights = tune.fit(chess, fens, teacher, 0, 1.0, lambda line: None, table_epochs=300,
