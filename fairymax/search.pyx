@@ -386,9 +386,17 @@ cdef inline int capture_gain(const Position* p, const Rules* r, move_t m) noexce
     return gain
 
 
-cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
-    """Static exchange evaluation: the most the side to move gains by recapturing on
-    sq with its least valuable piece, and so on in turn (0: it need not recapture).
+cdef inline bint may_promote_on(const Position* p, const Rules* r, int sq) noexcept nogil:
+    """Might a capture on sq by the side to move promote (so gain more than its victim)?"""
+    return r.sq_row[sq] == r.promo_row[p.stm] or r.zone_rows[p.stm] != 0
+
+
+cdef int see_reply(SearchState* s, int sq, int ply, int lo, int hi) noexcept nogil:
+    """Static exchange evaluation, clamped to [lo, hi] (lo < hi): the most the side to
+    move gains by recapturing on sq with its least valuable piece, and so on in turn
+    (0: it need not recapture).  A narrow window ends the exchange as soon as its side
+    of the window is certain, as alpha-beta ends a search: a caller that only asks
+    whether a capture loses more than a margin plays out no more of it than that needs.
     The captures are real moves made on the board, so every kind of move the rays
     describe (hoppers, lame leaps, ...) and legality count.  Where the variant has
     simple attacks, the attack tables name the pieces that can recapture and only
@@ -399,8 +407,14 @@ cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
     cdef move_t m
     cdef int n, j, best_j, least, value, gain
     cdef int attackers[MAX_RAYS]
+    if hi <= 0:
+        return hi                       # a reply is never worth less than 0
+    if see_value(r, p.sq[sq] & TYPE_MASK) <= lo and not may_promote_on(p, r, sq):
+        return lo                       # nor more than the piece on sq
+    if lo < 0:
+        lo = 0
     if ply >= MAX_PLY:
-        return 0
+        return lo
     if r.simple_attacks:
         n = attackers_of(p, r, sq, p.stm, attackers)
         while n > 0:
@@ -411,10 +425,10 @@ cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
             m = capture_from(p, r, attackers[best_j], sq)
             n -= 1
             attackers[best_j] = attackers[n]
-            gain = exchange_gain(s, m, ply) if m else INF
+            gain = exchange_gain(s, m, ply, lo, hi) if m else INF
             if gain != INF:
-                return gain if gain > 0 else 0
-        return 0
+                return gain
+        return lo
     moves = s.moves + ply * MAX_MOVES
     n = gen_moves(p, r, moves, GEN_CAPTURES)
     while True:
@@ -427,21 +441,21 @@ cdef int see_reply(SearchState* s, int sq, int ply) noexcept nogil:
                     least = value
                     best_j = j
         if best_j < 0:
-            return 0
+            return lo
         m = moves[best_j]
         moves[best_j] = 0               # tried
-        gain = exchange_gain(s, m, ply)
+        gain = exchange_gain(s, m, ply, lo, hi)
         if gain != INF:
-            return gain if gain > 0 else 0
+            return gain
 
 
-cdef int exchange_gain(SearchState* s, move_t m, int ply) noexcept nogil:
+cdef int exchange_gain(SearchState* s, move_t m, int ply, int lo, int hi) noexcept nogil:
     """What the capture m, made at `ply`, wins once the exchange on its square is
-    played out (INF if m is illegal)."""
+    played out, clamped to [lo, hi] (lo < hi; INF if m is illegal)."""
     cdef int gain = capture_gain(s.pos, s.rules, m)
     if not make_move(s.pos, s.rules, m):
         return INF
-    gain -= see_reply(s, mv_to(m), ply + 1)
+    gain -= see_reply(s, mv_to(m), ply + 1, gain - hi, gain - lo)
     unmake_move(s.pos, s.rules)
     return gain
 
@@ -454,7 +468,7 @@ cdef bint bad_capture(SearchState* s, move_t m, int ply) noexcept nogil:
     if (mv_promo(m) or see_value(r, moving_piece(s.pos, m) & TYPE_MASK)
             <= see_value(r, captured_type(s.pos, m)) + BAD_CAPTURE_MARGIN):
         return 0
-    return exchange_gain(s, m, ply) < -BAD_CAPTURE_MARGIN
+    return exchange_gain(s, m, ply, -BAD_CAPTURE_MARGIN - 1, -BAD_CAPTURE_MARGIN) < -BAD_CAPTURE_MARGIN
 
 
 cdef bint spite_check(SearchState* s, int ply) noexcept nogil:
@@ -465,7 +479,7 @@ cdef bint spite_check(SearchState* s, int ply) noexcept nogil:
     cdef move_t checker = s.played[ply - 1]
     if not checker or mv_is_drop(checker):
         return 0
-    return see_reply(s, mv_to(checker), ply) > BAD_CAPTURE_MARGIN
+    return see_reply(s, mv_to(checker), ply, BAD_CAPTURE_MARGIN, BAD_CAPTURE_MARGIN + 1) > BAD_CAPTURE_MARGIN
 
 
 cdef inline void swap_in(Picker* k, int j) noexcept nogil:
@@ -1156,19 +1170,21 @@ cdef class SearchHelper:
             self.thread = None
 
 
-def static_exchange(Board board not None, move_t move):
+def static_exchange(Board board not None, move_t move, int lo=-INF, int hi=INF):
     """Centipawns the capture `move` wins on `board` once the exchange on its square
-    is played out, least valuable piece first (the search's SEE); None if it is not a
-    legal capture there."""
+    is played out, least valuable piece first (the search's SEE), clamped to [lo, hi]
+    as the search asks for it; None if it is not a legal capture there."""
     cdef SearchState s
     cdef Board b = board.copy()
+    if lo >= hi:
+        raise ValueError(f"empty window [{lo}, {hi}]")
     if move not in b.legal_moves() or not is_capture(&b.pos, move):
         return None
     s.pos = &b.pos
     s.rules = b.rules
     alloc_move_lists(&s)
     try:
-        return exchange_gain(&s, move, 0)
+        return exchange_gain(&s, move, 0, lo, hi)
     finally:
         free_search_memory(&s)
 

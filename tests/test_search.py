@@ -1,4 +1,5 @@
 """Search tests on known positions, at fixed depth (never wall clock for results)."""
+import random
 import threading
 import time
 
@@ -405,3 +406,29 @@ def test_static_exchange(variant, fen, move, want):
         assert gain < 0
     else:
         assert gain == board.variant.value(board.variant.type_of(want, 1))
+
+
+@pytest.mark.parametrize("variant", ["normal", "capablanca", "shatranj", "xiangqi", "shogi"])
+def test_static_exchange_window(variant):
+    """Asked with a window, as the search asks whether a capture loses more than a
+    margin, SEE stops once its answer is certain: it must give the full value clamped
+    to the window, over every capture of positions from random play."""
+    rng = random.Random(variant)
+    checked = 0
+    for game in range(6):
+        board = board_at(variant)
+        for ply in range(80):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            for move in moves:
+                full = static_exchange(board, move)
+                if full is None:
+                    continue
+                for lo, hi in ((-51, -50), (50, 51), (-400, 300), (0, 1), (-1, 0), (full - 1, full),
+                               (full, full + 1)):
+                    assert static_exchange(board, move, lo, hi) == min(max(full, lo), hi), (
+                        board.fen(), board.move_text(move), lo, hi, full)
+                checked += 1
+            board.push(rng.choice(moves))
+    assert checked > 300
