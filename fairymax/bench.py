@@ -47,6 +47,7 @@ def run(depth: int = DEFAULT_DEPTH, variant: str | None = None, hash_mb: int = 1
     """
     out = out or sys.stdout
     from fairymax.board import Board
+    from fairymax.evaluate import init_psq
     from fairymax.search import Searcher
 
     searcher = Searcher(hash_mb)
@@ -59,6 +60,10 @@ def run(depth: int = DEFAULT_DEPTH, variant: str | None = None, hash_mb: int = 1
         board = Board.from_name(name)
         if fen:
             board.set_fen(fen)
+        # the variant's weights are read before the clock starts, as the session
+        # reads them when it sets a variant up: the first search of a variant
+        # would otherwise count the reading of its weights file as search time
+        init_psq(board.variant)
         searcher.clear()
         elapsed, nodes, last = search_to_depth(searcher, board, depth)
         total_nodes += nodes
