@@ -415,9 +415,9 @@ def test_static_exchange_window(variant):
     to the window, over every capture of positions from random play."""
     rng = random.Random(variant)
     checked = 0
-    for game in range(6):
+    for _ in range(6):
         board = board_at(variant)
-        for ply in range(80):
+        for _ in range(80):
             moves = board.legal_moves()
             if not moves:
                 break
