@@ -432,3 +432,5 @@ def test_static_exchange_window(variant):
                 checked += 1
             board.push(rng.choice(moves))
     assert checked > 300
+    with pytest.raises(ValueError):
+        static_exchange(board, move, 0, 0)
