@@ -31,7 +31,9 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   weighted by its type (king_zone_X, 0 unless a variant's weights set them);
   spare royals (Spartan) worth |value| each beyond the first; mop-up
   against a bare royal (drive it to the edge, bring the royals together);
-  a drawish-material scale (no pawns, less than a minor ahead);
+  a drawish-material scale (no pawns, less than a minor ahead); a tempo for the
+  side to move, by the game phase (a teacher's search scores count the move it has,
+  a static score does not; in the end game the move is worth little, or harms);
 * in drop games, pieces in hand count as material for the blend by the opponent's
   material, the royal's empty neighbours are a threat by what the enemy holds in
   hand, and there is no mop-up or drawish scale.
@@ -105,6 +107,8 @@ WEIGHT_DEFAULTS = {
                             # after a step to an empty square no enemy pawn attacks
     "passer_cap": 0,        # percent of what its promotion gains that bounds a passed
                             # pawn's bonuses (0: no bound)
+    "tempo": 0,             # for the side to move with all pieces on the board, falling
+                            # with the game phase (see the module doc)
     # the lazy evaluation's margins (see the module doc): measured, not fitted, by `tune
     # margins`, near the 99th percentile of the terms each exit skips, so that an exit
     # seldom lands on the wrong side of the window; the defaults were set so over
@@ -845,10 +849,12 @@ cdef inline bint pawns_on_both_sides(const Position* p) noexcept nogil:
 
 
 cdef inline int incremental_score(const Position* p, const Rules* r, const EvalInfo* e) noexcept nogil:
-    """White's view of the terms Board keeps up to date, tapered, and of the spare
-    royals (Spartan kings), worth |value| each beyond the first: what the first lazy
-    exit looks at."""
-    cdef int t, score = taper(p.psq_score, game_phase(p, r, e))
+    """White's view of the terms Board keeps up to date, tapered, of the tempo and of
+    the spare royals (Spartan kings), worth |value| each beyond the first: what the
+    first lazy exit looks at."""
+    cdef int t, phase = game_phase(p, r, e)
+    cdef int score = taper(p.psq_score, phase)
+    score += e.w[W_TEMPO] * phase // 256 if p.stm == 0 else -(e.w[W_TEMPO] * phase // 256)
     if e.has_spares:
         for t in range(1, r.num_types + 1):
             if e.spare[t]:

@@ -272,6 +272,15 @@ def test_pawn_structure_terms(chess):
     assert term_change(chess, fens, "pawn_phalanx", 20) == [0, 20]
 
 
+def test_tempo_counts_for_the_side_to_move(chess):
+    """tempo: a bonus for whichever side is to move, in full with all pieces on the board
+    and none in a pawn ending."""
+    fens = ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "8/4k3/8/3P4/8/8/8/K7 b - - 0 1"]
+    assert term_change(chess, fens, "tempo", 25) == [25, 25, 0]
+
+
 def test_piece_threat_counts_attacks_on_greater_pieces(chess):
     """The knight on e3 attacks the rook on d5; the bishop on e3 attacks a knight on c5,
     worth less than THREAT_GAP more than the bishop: no threat."""
