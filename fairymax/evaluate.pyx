@@ -853,8 +853,8 @@ cdef inline int incremental_score(const Position* p, const Rules* r, const EvalI
     the spare royals (Spartan kings), worth |value| each beyond the first: what the
     first lazy exit looks at."""
     cdef int t, phase = game_phase(p, r, e)
-    cdef int score = taper(p.psq_score, phase)
-    score += e.w[W_TEMPO] * phase // 256 if p.stm == 0 else -(e.w[W_TEMPO] * phase // 256)
+    cdef int tempo = e.w[W_TEMPO] * phase // 256
+    cdef int score = taper(p.psq_score, phase) + (tempo if p.stm == 0 else -tempo)
     if e.has_spares:
         for t in range(1, r.num_types + 1):
             if e.spare[t]:
