@@ -80,6 +80,7 @@ import argparse
 import functools
 import math
 import os
+import platform
 import queue
 import random
 import re
@@ -1022,6 +1023,22 @@ def end_game(engines: list, rec: GameRecord) -> None:
 
 
 # ---------------------------------------------------------------- PGN
+@functools.lru_cache(maxsize=None)
+def machine_text() -> str:
+    """The processor model and the cores this machine has: scores against another
+    engine at fixed time odds move with the hardware, so a PGN says where it was played."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
 def pgn_text(rec: GameRecord, settings: Settings) -> str:
     base_control = settings.control().pgn()
     white_control, black_control = ((c.pgn() for c in rec.controls) if rec.controls
@@ -1034,7 +1051,7 @@ def pgn_text(rec: GameRecord, settings: Settings) -> str:
         tags += [("WhiteTimeControl", white_control), ("BlackTimeControl", black_control)]
     if rec.fen:
         tags += [("SetUp", "1"), ("FEN", rec.fen)]
-    tags += [("PlyCount", str(len(rec.moves))), ("Termination", rec.reason)]
+    tags += [("Machine", machine_text()), ("PlyCount", str(len(rec.moves))), ("Termination", rec.reason)]
     if rec.incidents:
         tags.append(("Incidents", incident_text(rec.incidents)))
     out = [f'[{k} "{v}"]' for k, v in tags]

@@ -1,5 +1,6 @@
 """scripts/match.py as the strength rig: SPRT maths, PGN resume, openings, bad input, real games."""
 import math
+import os
 import re
 import subprocess
 import sys
@@ -106,6 +107,13 @@ def test_resume_rebuilds_pairs_from_round_tags(tmp_path):
     scheduler = match.Scheduler(opponents, 4, {1: {1, 2, 4}, 2: {1}})
     assert [scheduler.next_task()[1] for _ in range(4)] == [3, 2, 3, 4]
     assert scheduler.next_task() is None
+
+
+def test_pgn_names_the_machine_it_was_played_on():
+    """Scores at fixed time odds move with the hardware: every game says its processor."""
+    text = record(1, "1-0", ["e2e4"])
+    tag = re.search(r'\[Machine "(.+), (\d+) cores"\]', text)
+    assert tag and tag.group(1) and int(tag.group(2)) == os.cpu_count()
 
 
 # ---------------------------------------------------------------- openings, engines, input
