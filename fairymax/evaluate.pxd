@@ -7,7 +7,7 @@ from fairymax.board cimport Position
 from fairymax.tt cimport FM_PREFETCH
 
 cdef enum:
-    PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each, 20 of them fields)
+    PAWN_CACHE_SIZE = 1 << 14           # entries (24 bytes each)
     PAWN_CACHE_MASK = PAWN_CACHE_SIZE - 1
     SCORE_CACHE_SIZE = 1 << 16          # entries (16 bytes each)
     SCORE_CACHE_MASK = SCORE_CACHE_SIZE - 1
@@ -17,6 +17,7 @@ cdef struct PawnEntry:
     int16_t structure[2]        # doubled/isolated penalties per colour
     uint16_t pawn_files[2]      # bit f set: the colour has a pawn on file f
     uint16_t passed_files[2]    # bit f set: the colour's most advanced pawn on file f is passed
+    int16_t space[2]            # space squares per colour (evaluate.space_count)
 
 cdef struct ScoreEntry:
     key_t key                   # Position.key
@@ -31,7 +32,7 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_CENTRE, W_OPEN_FILE, W_SEMI_OPEN_FILE, W_SEVENTH_RANK, W_PIECE_PAIR,
     W_KING_ATTACK, W_PASSED, W_ADVANCE, W_DROP_THREAT, W_PAWN_THREAT, W_PAWN_SUPPORTED,
     W_PAWN_PHALANX, W_PASSER_FREE, W_PASSER_OWN_KING, W_PASSER_ENEMY_KING, W_PIECE_THREAT,
-    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, W_TEMPO,
+    W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, W_TEMPO, W_SPACE,
     W_LAZY_MARGIN, W_PIECE_TERMS_MARGIN, N_WEIGHTS
 
 cdef struct EvalInfo:

@@ -12,12 +12,14 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   (Rules.centralized) pieces; pawn advancement, growing near the promotion zone
   (divided by 8 when the promoted piece is weak, as Fairy-Max);
 * per call, walking the piece lists: pawn structure (doubled, isolated, supported,
-  side by side, which are passed; kept in a cache by Position.pawn_key, as it
-  changes only with pawn moves); passed pawns by steps to promotion, their free
-  path and, in the end game, both royals' distances to the square in front of them,
-  each pawn's sum bounded by what its promotion gains where passer_cap says; royal
-  safety blended by the opponent's material (stay home, keep pawns in front and on
-  the files around in the middle game, centralise in the end game); mobility
+  side by side, which are passed) and space (safe centre squares on the own side of
+  the pawns, times the square of the side's piece count), kept in a cache by
+  Position.pawn_key, as they change only with pawn moves; passed pawns by steps to
+  promotion, their free path and, in the end game, both royals' distances to the
+  square in front of them, each pawn's sum bounded by what its promotion gains where
+  passer_cap says; royal safety blended by the opponent's material (stay home, keep
+  pawns in front and on the files around in the middle game, centralise in the end
+  game); mobility
   (squares reached by the first step of every ray, all squares of sliding rays,
   except those an enemy pawn attacks),
   weighted per type by `mobility` for pieces with a sliding ray plus the type's
@@ -57,7 +59,7 @@ from array import array
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset, memcpy
 
-from fairymax.types cimport (NSQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
+from fairymax.types cimport (NSQ, FIRST_SQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
                              M_QUIET, M_LEAP, M_HOP, STRIDE, COLOUR_MASK, colour_of, colour_bit,
                              piece_index)
 from fairymax.variant cimport Rules, Variant, owner_index
@@ -109,6 +111,8 @@ WEIGHT_DEFAULTS = {
                             # pawn's bonuses (0: no bound)
     "tempo": 0,             # for the side to move with all pieces on the board, falling
                             # with the game phase (see the module doc)
+    "space": 0,             # per space square (see space_count), times the square of the
+                            # side's piece count less SPACE_PIECES_FREE over SPACE_SCALE
     # the lazy evaluation's margins (see the module doc): measured, not fitted, by `tune
     # margins`, near the 99th percentile of the terms each exit skips, so that an exit
     # seldom lands on the wrong side of the window; the defaults were set so over
@@ -137,6 +141,11 @@ cdef enum:
     THREAT_GAP = 100        # piece_threat: the victim is worth this much more than the attacker
     PASSER_KING_REACH = 5   # royal distances to a passer's path count up to this
     LOW_MOBILITY_SQUARES = 3    # low_mobility: a piece with fewer safe squares is cramped
+    # space: the weight's multiplier is (pieces - SPACE_PIECES_FREE)^2 / SPACE_SCALE, pawns
+    # and royal counted: 1 for chess's full army, 1.71 for capablanca's (Stockfish weighs
+    # its space by the square of the piece count too)
+    SPACE_PIECES_FREE = 3
+    SPACE_SCALE = 169
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -612,11 +621,40 @@ cdef inline int leaper_hits(const Position* p, const EvalInfo* e, int sq, int t,
     return hits
 
 
+cdef inline bint pawn_attacked_by(const Position* p, const EvalInfo* e, int sq, int c) noexcept nogil:
+    """Does a pawn of colour c attack sq?"""
+    cdef int j
+    for j in range(e.pawn_captures[c]):
+        if is_pawn_of(p.sq[sq - e.pawn_capture_step[c][j]], c):
+            return True
+    return False
+
+
+cdef int space_count(const Position* p, const Rules* r, const EvalInfo* e, int c) noexcept nogil:
+    """Colour c's space: the squares of the centre files (all but the outer quarter on
+    each side) on its second to fourth ranks that neither an own pawn stands on nor an
+    enemy pawn attacks, those with an own pawn one to three squares in front counted
+    twice (from the pawns alone, so it is kept in the pawn cache)."""
+    cdef int f, rank, sq, k, n = 0
+    cdef int forward = -STRIDE if c == 0 else STRIDE
+    for rank in range(1, imin(4, r.height)):
+        for f in range(r.width // 4, r.width - r.width // 4):
+            sq = FIRST_SQ + (r.height - 1 - rank if c == 0 else rank) * STRIDE + f
+            if is_pawn_of(p.sq[sq], c) or pawn_attacked_by(p, e, sq, 1 - c):
+                continue
+            n += 1
+            for k in range(1, 4):
+                if is_pawn_of(p.sq[sq + k * forward], c):
+                    n += 1
+                    break
+    return n
+
+
 cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* structure,
                      int* passed_files) noexcept nogil:
     """Per colour: doubled, isolated, supported and side-by-side pawns, and the files
     of the passed pawns."""
-    cdef int c, k, j, sq, f, row, n, passed
+    cdef int c, k, sq, f, row, n, passed
     cdef int pawn_count[2][16]
     cdef int pawn_front[2][16]      # most advanced pawn row per file (White: min row, Black: max row)
     cdef int pawn_back[2][16]       # least advanced pawn row per file (White: max row, Black: min row)
@@ -632,10 +670,8 @@ cdef void pawn_terms(const Position* p, const Rules* r, const EvalInfo* e, int* 
             sq = p.plist[c][k]
             if (p.sq[sq] & TYPE_MASK) != 1 + c:
                 continue
-            for j in range(e.pawn_captures[c]):
-                if is_pawn_of(p.sq[sq - e.pawn_capture_step[c][j]], c):
-                    structure[c] += e.w[W_PAWN_SUPPORTED]
-                    break
+            if pawn_attacked_by(p, e, sq, c):
+                structure[c] += e.w[W_PAWN_SUPPORTED]
             if is_pawn_of(p.sq[sq + 1], c):
                 structure[c] += e.w[W_PAWN_PHALANX]
             f = r.sq_file[sq]
@@ -696,6 +732,8 @@ cdef inline const PawnEntry* cached_pawn_terms(const Position* p, const Rules* r
         entry.pawn_files[1] = pawn_file_mask(p, r, 1)
         entry.passed_files[0] = passed_files[0]
         entry.passed_files[1] = passed_files[1]
+        entry.space[0] = space_count(p, r, e, 0) if e.w[W_SPACE] else 0
+        entry.space[1] = space_count(p, r, e, 1) if e.w[W_SPACE] else 0
     return entry
 
 
@@ -917,6 +955,9 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         pawn_files[1] = pawn_entry.pawn_files[1]
         for c in range(2):
             score[c] += pawn_entry.structure[c]
+            if pawn_entry.space[c]:
+                n = imax(p.pcount[c] - SPACE_PIECES_FREE, 0)
+                score[c] += e.w[W_SPACE] * pawn_entry.space[c] * n * n // SPACE_SCALE
             if pawn_entry.passed_files[c]:
                 score[c] += passer_terms(p, r, e, c, pawn_entry.passed_files[c], royal_sq[c],
                                          royal_sq[1 - c], phase[1 - c])

@@ -421,3 +421,12 @@ def test_margins_cover_the_percentile_and_are_written_into_the_weights_file(ches
     assert tune.read_weights(weights_file) == {"mobility": 5, **everything}
     header = [line for line in weights_file.read_text().splitlines() if line.startswith("#")]
     assert header[0] == "# fitted by hand" and len(header) == 2 and "tune margins pos.fen" in header[1]
+
+
+def test_space_counts_safe_centre_squares_behind_the_pawns(chess):
+    """space: White (four pieces: a multiplier of 1/169) has c2-f4 but e4, its own pawn,
+    and twice e3 and e2, behind it: 13; with a black pawn on d5, c4 is not safe: 12.
+    Black's two pieces make its multiplier 0.  From Black's side the sign turns."""
+    fens = ["4k3/8/8/8/4P3/8/8/1N2K1N1 w - - 0 1", "4k3/8/8/3p4/4P3/8/8/1N2K1N1 w - - 0 1",
+            "4k3/8/8/8/4P3/8/8/1N2K1N1 b - - 0 1"]
+    assert term_change(chess, fens, "space", 169) == [13, 12, -13]
