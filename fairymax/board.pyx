@@ -14,11 +14,11 @@ castling, e.p.-immune jumps) that only unmoved pieces have.
 """
 from libc.string cimport memset, memcpy
 
-from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE, GUARD_ROWS,
+from fairymax.types cimport (move_t, score_t, key_t, piece_t, NSQ, STRIDE,
                              MAX_MOVES, MAX_GAME_PLY, MAX_HAND, EMPTY, TYPE_MASK, WHITE,
                              BLACK, COLOUR_MASK, MOVED, PROMOTED, EDGE, IRON, M_CAPTURE, M_QUIET,
                              M_LEAP, M_HOP, M_CYLINDER, M_MULTIPATH, MK_NORMAL, MK_EP, MK_CASTLE,
-                             MK_PUSH, colour_bit, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
+                             MK_PUSH, colour_bit, square, mv_pack, mv_from, mv_to, mv_promo, mv_kind, mv_detail,
                              mv_gate, mv_drop, mv_is_drop, mv_drop_type, colour_of, piece_index)
 from fairymax.variant cimport Rules, Variant, StepRuns, CHECK_LEAP_ROWS, CHECK_LEAP_FILES
 
@@ -1814,10 +1814,6 @@ cdef class Board:
             out.append((self.move_text(m), self.perft(depth - 1)))
             unmake_move(&self.pos, self.rules)
         return out
-
-
-cdef inline int square(int row, int f) noexcept nogil:
-    return (GUARD_ROWS + row) * STRIDE + f
 
 
 cdef bint in_check_of(const Position* p, const Rules* r, int side) noexcept nogil:

@@ -59,9 +59,9 @@ from array import array
 from libc.stdlib cimport calloc, malloc, free
 from libc.string cimport memset, memcpy
 
-from fairymax.types cimport (NSQ, FIRST_SQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
+from fairymax.types cimport (NSQ, MAX_TYPES, MAX_FILES, MAX_RANKS, TYPE_MASK, EMPTY, EDGE, M_CAPTURE,
                              M_QUIET, M_LEAP, M_HOP, STRIDE, COLOUR_MASK, colour_of, colour_bit,
-                             piece_index)
+                             piece_index, square)
 from fairymax.variant cimport Rules, Variant, owner_index
 from fairymax.board cimport Position, Board
 
@@ -639,7 +639,7 @@ cdef int space_count(const Position* p, const Rules* r, const EvalInfo* e, int c
     cdef int forward = -STRIDE if c == 0 else STRIDE
     for rank in range(1, imin(4, r.height)):
         for f in range(r.width // 4, r.width - r.width // 4):
-            sq = FIRST_SQ + (r.height - 1 - rank if c == 0 else rank) * STRIDE + f
+            sq = square(r.height - 1 - rank if c == 0 else rank, f)
             if is_pawn_of(p.sq[sq], c) or pawn_attacked_by(p, e, sq, 1 - c):
                 continue
             n += 1

@@ -43,6 +43,10 @@ cdef enum:
     EDGE = 0x30
     IRON = -665         # pieces valued below this cannot be captured (Fairy-Max l.230)
 
+cdef inline int square(int row, int file) noexcept nogil:
+    """Cell index of (row from the top, file from the left)."""
+    return (GUARD_ROWS + row) * STRIDE + file
+
 cdef inline int colour_of(int piece) noexcept nogil:
     """0 for a white piece byte, 1 for a black one."""
     return 0 if piece & WHITE else 1

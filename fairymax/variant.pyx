@@ -10,7 +10,7 @@ from libc.string cimport memset
 
 from fairymax.types cimport (NSQ, STRIDE, GUARD_ROWS, MAX_FILES, MAX_RANKS, MAX_TYPES,
                              MAX_RAYS, MAX_HAND, M_CAPTURE, M_QUIET, M_LEAP, COLOUR_MASK,
-                             TYPE_MASK, IRON, colour_bit)
+                             TYPE_MASK, IRON, colour_bit, square)
 
 cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
     state[0] += 0x9E3779B97F4A7C15ULL
@@ -22,7 +22,7 @@ cdef unsigned long long _splitmix(unsigned long long* state) noexcept nogil:
 
 def square_index(int row, int file):
     """Cell index of (row from the top, file from the left)."""
-    return (GUARD_ROWS + row) * STRIDE + file
+    return square(row, file)
 
 
 cdef bint _is_simple_ray(int step, int mode, int ptype):

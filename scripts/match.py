@@ -1025,8 +1025,9 @@ def end_game(engines: list, rec: GameRecord) -> None:
 # ---------------------------------------------------------------- PGN
 @functools.lru_cache(maxsize=None)
 def machine_text() -> str:
-    """The processor model and the cores this machine has: scores against another
-    engine at fixed time odds move with the hardware, so a PGN says where it was played."""
+    """The processor model and the cores this machine has: a score against another
+    engine at fixed time odds moved with the session's machine, so a PGN says where it
+    was played."""
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as info:
@@ -1051,7 +1052,8 @@ def pgn_text(rec: GameRecord, settings: Settings) -> str:
         tags += [("WhiteTimeControl", white_control), ("BlackTimeControl", black_control)]
     if rec.fen:
         tags += [("SetUp", "1"), ("FEN", rec.fen)]
-    tags += [("Machine", machine_text()), ("PlyCount", str(len(rec.moves))), ("Termination", rec.reason)]
+    tags += [("Machine", machine_text()), ("PlyCount", str(len(rec.moves))),
+             ("Termination", rec.reason)]
     if rec.incidents:
         tags.append(("Incidents", incident_text(rec.incidents)))
     out = [f'[{k} "{v}"]' for k, v in tags]

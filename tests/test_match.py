@@ -110,7 +110,8 @@ def test_resume_rebuilds_pairs_from_round_tags(tmp_path):
 
 
 def test_pgn_names_the_machine_it_was_played_on():
-    """Scores at fixed time odds move with the hardware: every game says its processor."""
+    """A score at fixed time odds moved with the session's machine: every game says its
+    processor."""
     text = record(1, "1-0", ["e2e4"])
     tag = re.search(r'\[Machine "(.+), (\d+) cores"\]', text)
     assert tag and tag.group(1) and int(tag.group(2)) == os.cpu_count()
