@@ -146,6 +146,9 @@ cdef enum:
     # its space by the square of the piece count too)
     SPACE_PIECES_FREE = 3
     SPACE_SCALE = 169
+    SPACE_RANKS = 3             # space squares lie on the own 2nd to 4th ranks,
+    SPACE_EDGE_SHARE = 4        # off the outer quarter of files on each side, and count
+    SPACE_PAWN_REACH = 3        # twice with an own pawn up to this many squares in front
 
 # passed-pawn bonus by steps to promotion (index 1 = one step away)
 cdef int PASSED[8]
@@ -637,13 +640,13 @@ cdef int space_count(const Position* p, const Rules* r, const EvalInfo* e, int c
     twice (from the pawns alone, so it is kept in the pawn cache)."""
     cdef int f, rank, sq, k, n = 0
     cdef int forward = -STRIDE if c == 0 else STRIDE
-    for rank in range(1, imin(4, r.height)):
-        for f in range(r.width // 4, r.width - r.width // 4):
+    for rank in range(1, imin(1 + SPACE_RANKS, r.height)):
+        for f in range(r.width // SPACE_EDGE_SHARE, r.width - r.width // SPACE_EDGE_SHARE):
             sq = square(r.height - 1 - rank if c == 0 else rank, f)
             if is_pawn_of(p.sq[sq], c) or pawn_attacked_by(p, e, sq, 1 - c):
                 continue
             n += 1
-            for k in range(1, 4):
+            for k in range(1, 1 + SPACE_PAWN_REACH):
                 if is_pawn_of(p.sq[sq + k * forward], c):
                     n += 1
                     break
