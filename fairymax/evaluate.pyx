@@ -119,10 +119,26 @@ WEIGHT_DEFAULTS = {
     # capablanca's self-play positions (587 and 401 cp; chess 457 and 317)
     "lazy_margin": 600,     # all but the incremental score
     "piece_terms_margin": 400,  # the piece terms
+    # the search's selectivity (search.pyx), set per variant by matches, not fitted:
+    # a null move is reduced null_base plies, one more per null_depth_step plies of
+    # depth up to null_depth_plies more, and one more per null_eval_step of static
+    # eval above beta up to null_eval_plies more; reduce_checks 1 lets LMR reduce
+    # checking moves at null-window nodes.  Pruning more gains in capablanca and
+    # loses in the shatranj family (docs/measurements.md), so the defaults prune less.
+    "null_base": 2,
+    "null_depth_step": 6,
+    "null_depth_plies": 1,
+    "null_eval_step": 200,
+    "null_eval_plies": 0,
+    "reduce_checks": 0,
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that `tune margins` measures and `tune fit` leaves alone
 MARGIN_WEIGHTS = ("lazy_margin", "piece_terms_margin")
+# weights of the search, which `tune fit` leaves alone; the steps divide, so they are positive
+SEARCH_WEIGHTS = ("null_base", "null_depth_step", "null_depth_plies", "null_eval_step",
+                  "null_eval_plies", "reduce_checks")
+POSITIVE_WEIGHTS = ("null_depth_step", "null_eval_step")
 # weights that only shape the data-derived tables: a variant whose weights give every
 # type a table (psq_mg_X, psq_eg_X) no longer uses them
 TABLE_DEFAULT_WEIGHTS = ("centre_spread", "advance")
@@ -353,6 +369,8 @@ def checked_weights(Variant variant, dict known, dict weights, str source) -> di
             raise ValueError(f"{source}: unknown weight {name}")
         elif isinstance(value, list):
             raise ValueError(f"{source}: {name} takes one value")
+        elif name in POSITIVE_WEIGHTS and value <= 0:
+            raise ValueError(f"{source}: {name} must be positive")
     return weights
 
 

@@ -14,7 +14,8 @@
    depth (quiescence nodes probe a small table that stays in the cache, full-width
    nodes the main one: see table_of);
 5. null move (non-PV, not in check, side has two pieces other than pawns and royals:
-   with fewer, passing is too often the best move);
+   with fewer, passing is too often the best move), reduced by the variant's
+   null_* weights (evaluate.SEARCH_WEIGHTS);
 6. the IID loop, iteration depth `it` from the start depth up to max(depth, 0) at
    PV nodes, the full depth alone at null-window nodes;
    it == 0 is quiescence: the iteration starts from the stand-pat evaluation and
@@ -55,7 +56,8 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
 from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
-                               score_prefetch)
+                               score_prefetch, W_NULL_BASE, W_NULL_DEPTH_STEP, W_NULL_DEPTH_PLIES,
+                               W_NULL_EVAL_STEP, W_NULL_EVAL_PLIES, W_REDUCE_CHECKS)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -816,7 +818,9 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     if (features & F_NULL and not qs and depth >= 2 and null_ok and not in_chk and not pv_node
             and not excluded
             and static_eval >= beta and beta < MATE_BOUND and p.piece_count[p.stm] >= NULL_MOVE_PIECES):
-        reduction = 3 if depth >= 6 else 2
+        reduction = (s.ev.w[W_NULL_BASE]
+                     + min(depth // s.ev.w[W_NULL_DEPTH_STEP], s.ev.w[W_NULL_DEPTH_PLIES])
+                     + min((static_eval - beta) // s.ev.w[W_NULL_EVAL_STEP], s.ev.w[W_NULL_EVAL_PLIES]))
         s.played[ply] = 0
         make_null(p, r)
         score = -search(s, -beta, -beta + 1, depth - 1 - reduction, ply + 1, 0)
@@ -935,7 +939,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     else:
                         reduction = 0
                         if (features & F_LMR and it >= 3 and legal > 3 and not tactical and not in_chk
-                                and m != pk.killer1 and m != pk.killer2 and not in_check(p, r)):
+                                and m != pk.killer1 and m != pk.killer2
+                                and not ((pv_node or not s.ev.w[W_REDUCE_CHECKS]) and in_check(p, r))):
                             reduction = lmr_table[it if it < LMR_MOVES else LMR_MOVES - 1][
                                 legal if legal < LMR_MOVES else LMR_MOVES - 1]
                             reduction -= pk.keys[i] // LMR_HISTORY_STEP if pk.keys[i] < CAP_KEY else 0

@@ -13,7 +13,8 @@
    Adam over the whole set; a held-out tenth reports the error the fit did not see.
    First (--table-epochs) the materials and piece-square tables of both phases, which
    enter the evaluation linearly, with exact gradients (PsqModel, NumPy: the `tune`
-   extra); then the other weights (evaluate.WEIGHT_NAMES and the variant's per-type
+   extra); then the other weights (evaluate.WEIGHT_NAMES but the margins and the
+   search's selectivity, evaluate.SEARCH_WEIGHTS, which matches set; and the variant's per-type
    king_zone_X and mobility_X) with gradients by finite differences
    (evaluate.PositionSet scores every position in C).  The result is a weights file
    for the variant.
@@ -436,7 +437,7 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
                                   table_regularisation, symmetric, table_shape, log))
         log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
-    names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.MARGIN_WEIGHTS
+    names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.MARGIN_WEIGHTS + evaluate.SEARCH_WEIGHTS
              and not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
     names += evaluate.type_weight_names(variant)
     exact = np.array([float(weights[n]) for n in names])

@@ -8,6 +8,7 @@ import pytest
 from conftest import board_of
 from fairymax.board import Board
 from fairymax.search import FEATURES, MATE, Searcher, SearchInfo, static_exchange
+from fairymax import evaluate
 from fairymax.evaluate import evaluate_board, forget_weights, get_weights, init_psq, set_weights
 
 MATE_BOUND = MATE - 200
@@ -215,6 +216,27 @@ def test_a_searcher_forgets_scores_of_other_weights(chess_weights_restored):
     for _ in fresh.iterate(board, max_depth=6):
         pass
     assert reused.nodes == fresh.nodes
+
+
+def test_the_variants_weights_set_how_selective_the_search_is():
+    """Capablanca's weights file prunes more (null_*, reduce_checks) than the defaults,
+    which the other variants keep: the same search with the defaults' values takes
+    more nodes, and a step of 0 is refused before it could divide."""
+    board = board_at("capablanca")
+    variant = board.variant
+    defaults = {name: evaluate.WEIGHT_DEFAULTS[name] for name in evaluate.SEARCH_WEIGHTS}
+    assert {name: get_weights(variant)[name] for name in defaults} != defaults
+    try:
+        selective, _ = searched(board, 7)
+        set_weights(variant, defaults)
+        init_psq(variant)
+        plain, _ = searched(board, 7)
+        assert selective.nodes < plain.nodes
+        with pytest.raises(ValueError, match="null_depth_step must be positive"):
+            set_weights(variant, {"null_depth_step": 0})
+    finally:
+        forget_weights(variant)
+        init_psq(variant)
 
 
 def test_board_is_not_modified_and_infos_are_ordered():
