@@ -135,9 +135,11 @@ WEIGHT_DEFAULTS = {
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that `tune margins` measures and `tune fit` leaves alone
 MARGIN_WEIGHTS = ("lazy_margin", "piece_terms_margin")
-# weights of the search, which `tune fit` leaves alone; the steps divide, so they are positive
+# weights of the search; the steps divide, so they are positive
 SEARCH_WEIGHTS = ("null_base", "null_depth_step", "null_depth_plies", "null_eval_step",
                   "null_eval_plies", "reduce_checks")
+# weights that `tune fit` leaves alone: measured or set by matches, not fitted to labels
+UNFITTED_WEIGHTS = MARGIN_WEIGHTS + SEARCH_WEIGHTS
 POSITIVE_WEIGHTS = ("null_depth_step", "null_eval_step")
 # weights that only shape the data-derived tables: a variant whose weights give every
 # type a table (psq_mg_X, psq_eg_X) no longer uses them

@@ -437,7 +437,7 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
                                   table_regularisation, symmetric, table_shape, log))
         log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
-    names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.MARGIN_WEIGHTS + evaluate.SEARCH_WEIGHTS
+    names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.UNFITTED_WEIGHTS
              and not (n in evaluate.TABLE_DEFAULT_WEIGHTS and any(isinstance(v, list) for v in weights.values()))]
     names += evaluate.type_weight_names(variant)
     exact = np.array([float(weights[n]) for n in names])

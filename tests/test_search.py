@@ -8,8 +8,8 @@ import pytest
 from conftest import board_of
 from fairymax.board import Board
 from fairymax.search import FEATURES, MATE, Searcher, SearchInfo, static_exchange
-from fairymax import evaluate
-from fairymax.evaluate import evaluate_board, forget_weights, get_weights, init_psq, set_weights
+from fairymax.evaluate import (SEARCH_WEIGHTS, WEIGHT_DEFAULTS, evaluate_board, forget_weights, get_weights,
+                               init_psq, set_weights)
 
 MATE_BOUND = MATE - 200
 
@@ -222,9 +222,11 @@ def test_the_variants_weights_set_how_selective_the_search_is():
     """Capablanca's weights file prunes more (null_*, reduce_checks) than the defaults,
     which the other variants keep: the same search with the defaults' values takes
     more nodes, and a step of 0 is refused before it could divide."""
+    defaults = {name: WEIGHT_DEFAULTS[name] for name in SEARCH_WEIGHTS}
+    for other in ("normal", "shatranj", "makruk", "courier"):
+        assert {name: get_weights(board_at(other).variant)[name] for name in defaults} == defaults
     board = board_at("capablanca")
     variant = board.variant
-    defaults = {name: evaluate.WEIGHT_DEFAULTS[name] for name in evaluate.SEARCH_WEIGHTS}
     assert {name: get_weights(variant)[name] for name in defaults} != defaults
     try:
         selective, _ = searched(board, 7)

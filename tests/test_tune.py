@@ -387,8 +387,7 @@ def test_skipped_terms_are_what_the_lazy_exits_leave_out(chess, tmp_path):
     evaluate.set_weights(chess, {name: 0 for name in PIECE_TERM_WEIGHTS + tuple(evaluate.type_weight_names(chess))})
     partial = positions.evaluate()
     evaluate.set_weights(chess, {name: 0 for name in evaluate.WEIGHT_NAMES
-                                 if name not in evaluate.TABLE_DEFAULT_WEIGHTS + evaluate.MARGIN_WEIGHTS
-                                 + evaluate.SEARCH_WEIGHTS})
+                                 if name not in evaluate.TABLE_DEFAULT_WEIGHTS + evaluate.UNFITTED_WEIGHTS})
     incremental = positions.evaluate()
     evaluate.set_weights(chess, weights)
     assert len(fens) > 50 and len(all_terms) == len(piece_terms) == len(fens)
