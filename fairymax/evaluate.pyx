@@ -123,21 +123,24 @@ WEIGHT_DEFAULTS = {
     # a null move is reduced null_base plies, one more per null_depth_step plies of
     # depth up to null_depth_plies more, and one more per null_eval_step of static
     # eval above beta up to null_eval_plies more; reduce_checks 1 lets LMR reduce
-    # checking moves at null-window nodes.  Pruning more gains in capablanca and
-    # loses in the shatranj family (docs/measurements.md), so the defaults prune less.
+    # checking moves at null-window nodes; improving_lmr more plies of LMR where the
+    # static eval is not above that of two plies before (the side to move is not
+    # improving).  Pruning more gains in capablanca and loses in the shatranj family
+    # (docs/measurements.md), so the defaults prune less.
     "null_base": 2,
     "null_depth_step": 6,
     "null_depth_plies": 1,
     "null_eval_step": 200,
     "null_eval_plies": 0,
     "reduce_checks": 0,
+    "improving_lmr": 0,
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that `tune margins` measures and `tune fit` leaves alone
 MARGIN_WEIGHTS = ("lazy_margin", "piece_terms_margin")
 # weights of the search; the steps divide, so they are positive
 SEARCH_WEIGHTS = ("null_base", "null_depth_step", "null_depth_plies", "null_eval_step",
-                  "null_eval_plies", "reduce_checks")
+                  "null_eval_plies", "reduce_checks", "improving_lmr")
 # weights that `tune fit` leaves alone: measured or set by matches, not fitted to labels
 UNFITTED_WEIGHTS = MARGIN_WEIGHTS + SEARCH_WEIGHTS
 POSITIVE_WEIGHTS = ("null_depth_step", "null_eval_step")

@@ -33,6 +33,7 @@ cdef struct SearchState:
     move_t played[MAX_PLY]      # the move made at each ply (0: a null move)
     int played_piece[MAX_PLY]   # its piece index (piece_index)
     move_t excluded[MAX_PLY]    # a move each ply's node leaves out (0: none; singular test)
+    int static_evals[MAX_PLY]   # each ply's static evaluation (NO_EVAL: none taken)
     move_t pv[MAX_PLY][MAX_PLY] # triangular PV array
     int pv_len[MAX_PLY]
     uint64_t nodes

@@ -57,7 +57,8 @@ from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, 
                           BOUND_EXACT)
 from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
                                score_prefetch, W_NULL_BASE, W_NULL_DEPTH_STEP, W_NULL_DEPTH_PLIES,
-                               W_NULL_EVAL_STEP, W_NULL_EVAL_PLIES, W_REDUCE_CHECKS)
+                               W_NULL_EVAL_STEP, W_NULL_EVAL_PLIES, W_REDUCE_CHECKS,
+                               W_IMPROVING_LMR)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -701,6 +702,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int iterates               # runs the IID loop over more than its full depth
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
     cdef int made, pruned, singular = 0, singular_beta
+    cdef int improving              # static eval above that of two plies before (or either unknown)
     cdef move_t excluded = s.excluded[ply]  # searching the others than this (singular test)
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
@@ -792,6 +794,9 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 hash_move = 0
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
+    s.static_evals[ply] = static_eval
+    improving = (static_eval == NO_EVAL or ply < 2 or s.static_evals[ply - 2] == NO_EVAL
+                 or static_eval > s.static_evals[ply - 2])
 
     # 5. reverse futility pruning: near the leaves, an evaluation far above beta
     # would need more than a margin per ply of depth to be brought down; the node
@@ -842,6 +847,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         s.excluded[ply] = hash_move
         score = search(s, singular_beta - 1, singular_beta, (depth - 1) // 2, ply, 0)
         s.excluded[ply] = 0
+        s.static_evals[ply] = static_eval   # the test's node at this ply set its own
         if s.aborted:
             return 0
         if score < singular_beta:
@@ -943,6 +949,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                                 and not ((pv_node or not s.ev.w[W_REDUCE_CHECKS]) and in_check(p, r))):
                             reduction = lmr_table[it if it < LMR_MOVES else LMR_MOVES - 1][
                                 legal if legal < LMR_MOVES else LMR_MOVES - 1]
+                            if not improving:
+                                reduction += s.ev.w[W_IMPROVING_LMR]
                             reduction -= pk.keys[i] // LMR_HISTORY_STEP if pk.keys[i] < CAP_KEY else 0
                             if pv_node and reduction > 0:
                                 reduction -= 1
@@ -1138,6 +1146,7 @@ cdef class SearchHelper:
         self.s.qtt = &self.qtt_owner.t
         self.s.qtt.generation = main.s.tt.generation
         memset(self.s.killers, 0, sizeof(self.s.killers))
+        self.s.static_evals[0] = NO_EVAL
         self.s.nodes = 0
         self.s.passes = 0
         self.s.next_poll = 0
@@ -1366,6 +1375,7 @@ cdef class Searcher:
         s.qtt = &self.qtt_owner.t
         s.qtt.generation = s.tt.generation
         memset(s.killers, 0, sizeof(s.killers))
+        s.static_evals[0] = NO_EVAL     # the root takes none: its grandchildren count as improving
         age_histories(s)
         features = self.features
         s.nodes = 0
