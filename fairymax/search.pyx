@@ -702,7 +702,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef int iterates               # runs the IID loop over more than its full depth
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
     cdef int made, pruned, singular = 0, singular_beta
-    cdef int improving              # static eval above that of two plies before (or either unknown)
+    cdef int improving = 1          # static eval above that of two plies before (or either unknown)
     cdef move_t excluded = s.excluded[ply]  # searching the others than this (singular test)
     cdef move_t quiets[QUIETS_TRACKED]  # quiet moves searched in this iteration
     cdef int quiet_pieces[QUIETS_TRACKED]
@@ -794,9 +794,12 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 hash_move = 0
             elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
-    s.static_evals[ply] = static_eval
-    improving = (static_eval == NO_EVAL or ply < 2 or s.static_evals[ply - 2] == NO_EVAL
-                 or static_eval > s.static_evals[ply - 2])
+    # kept for full-width nodes only: quiescence reduces nothing, and its descendants
+    # are all quiescence nodes
+    if not qs:
+        s.static_evals[ply] = static_eval
+        improving = (static_eval == NO_EVAL or ply < 2 or s.static_evals[ply - 2] == NO_EVAL
+                     or static_eval > s.static_evals[ply - 2])
 
     # 5. reverse futility pruning: near the leaves, an evaluation far above beta
     # would need more than a margin per ply of depth to be brought down; the node
@@ -1042,6 +1045,20 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
 
 # ---------------------------------------------------------------- Lazy SMP helpers
 
+cdef void begin_search(SearchState* s) noexcept nogil:
+    """What every new search, the main thread's and each helper's, starts from: no
+    killers, no static eval at the root (which takes none, so its grandchildren count as
+    improving), the counters at zero and no stop asked."""
+    memset(s.killers, 0, sizeof(s.killers))
+    s.static_evals[0] = NO_EVAL
+    s.nodes = 0
+    s.passes = 0
+    s.next_poll = 0
+    s.seldepth = 0
+    s.stop = 0
+    s.aborted = 0
+
+
 cdef int helper_root(SearchState* s, int depth, move_t* root, int n, move_t first) noexcept nogil:
     """One iteration of a helper thread over its root moves (PVS, full window at the
     first): the best score, with the best move at root[0] (meaningless if s.aborted).
@@ -1145,14 +1162,7 @@ cdef class SearchHelper:
         self.s.tt = main.s.tt
         self.s.qtt = &self.qtt_owner.t
         self.s.qtt.generation = main.s.tt.generation
-        memset(self.s.killers, 0, sizeof(self.s.killers))
-        self.s.static_evals[0] = NO_EVAL
-        self.s.nodes = 0
-        self.s.passes = 0
-        self.s.next_poll = 0
-        self.s.seldepth = 0
-        self.s.stop = 0
-        self.s.aborted = 0
+        begin_search(&self.s)
         self.s.node_limit = 0
         self.s.deadline_ns = main.s.deadline_ns
         self.main_depth = &main.root_depth
@@ -1374,16 +1384,9 @@ cdef class Searcher:
         s.tt.generation = (s.tt.generation + 1) & 63
         s.qtt = &self.qtt_owner.t
         s.qtt.generation = s.tt.generation
-        memset(s.killers, 0, sizeof(s.killers))
-        s.static_evals[0] = NO_EVAL     # the root takes none: its grandchildren count as improving
+        begin_search(s)
         age_histories(s)
         features = self.features
-        s.nodes = 0
-        s.passes = 0
-        s.next_poll = 0
-        s.seldepth = 0
-        s.stop = 0
-        s.aborted = 0
         s.node_limit = max_nodes if max_nodes else 0
         start_ns = now_ns()
         s.deadline_ns = start_ns + <int64_t>(min(hard_ms, MAX_HARD_MS) * 1000000) if hard_ms else 0
