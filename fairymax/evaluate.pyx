@@ -125,8 +125,9 @@ WEIGHT_DEFAULTS = {
     # eval above beta up to null_eval_plies more; reduce_checks 1 lets LMR reduce
     # checking moves at null-window nodes; improving_lmr more plies of LMR where the
     # static eval is not above that of two plies before (the side to move is not
-    # improving).  Pruning more gains in capablanca and loses in the shatranj family
-    # (docs/measurements.md), so the defaults prune less.
+    # improving).  The null-move and check reductions gain in capablanca and lose in
+    # the shatranj family, improving_lmr gains in capablanca, shatranj and makruk
+    # (docs/measurements.md); the defaults prune less.
     "null_base": 2,
     "null_depth_step": 6,
     "null_depth_plies": 1,

@@ -219,12 +219,15 @@ def test_a_searcher_forgets_scores_of_other_weights(chess_weights_restored):
 
 
 def test_the_variants_weights_set_how_selective_the_search_is():
-    """Capablanca's weights file prunes more (null_*, reduce_checks, improving_lmr) than the defaults,
-    which the other variants keep: the same search with the defaults' values takes
-    more nodes, and a step of 0 is refused before it could divide."""
+    """Capablanca's weights file prunes more (null_*, reduce_checks, improving_lmr) than the defaults;
+    shatranj and makruk take improving_lmr alone, chess and courier the defaults: the
+    same search with the defaults' values takes more nodes, and a step of 0 is refused
+    before it could divide."""
     defaults = {name: WEIGHT_DEFAULTS[name] for name in SEARCH_WEIGHTS}
-    for other in ("normal", "shatranj", "makruk", "courier"):
-        assert {name: get_weights(board_at(other).variant)[name] for name in defaults} == defaults
+    for other, changed in (("normal", {}), ("courier", {}), ("shatranj", {"improving_lmr": 1}),
+                           ("makruk", {"improving_lmr": 1})):
+        weights = get_weights(board_at(other).variant)
+        assert {name: weights[name] for name in defaults} == {**defaults, **changed}
     board = board_at("capablanca")
     variant = board.variant
     assert {name: get_weights(variant)[name] for name in defaults} != defaults
@@ -241,21 +244,23 @@ def test_the_variants_weights_set_how_selective_the_search_is():
         init_psq(variant)
 
 
-def test_improving_lmr_changes_the_search():
+@pytest.mark.parametrize("variant_name,depth", [("capablanca", 7), ("shatranj", 10), ("makruk", 10)])
+def test_improving_lmr_changes_the_search(variant_name, depth):
     """improving_lmr (late moves reduced a ply more where the static eval is not above
-    that of two plies before) reaches the search: capablanca's search with it set to 0
-    visits another number of nodes, and its principal variation stays legal.  (Fewer
-    nodes at every depth is not a property: in capablanca's start position it takes
-    more nodes to depth 9 and fewer to depth 11, through re-searches and move order.)"""
-    board = board_at("capablanca")
+    that of two plies before) reaches the search in each variant whose weights set it:
+    the search with it set to 0 visits another number of nodes, and its principal
+    variation stays legal.  (Fewer nodes at every depth is not a property: in
+    capablanca's start position it takes more nodes to depth 9 and fewer to depth 11,
+    through re-searches and move order.)"""
+    board = board_at(variant_name)
     variant = board.variant
     assert get_weights(variant)["improving_lmr"] == 1
-    reduced, info = searched(board, 7)
+    reduced, info = searched(board, depth)
     assert_pv_legal(board, info.pv)
     try:
         set_weights(variant, {"improving_lmr": 0})
         init_psq(variant)
-        plain, _ = searched(board, 7)
+        plain, _ = searched(board, depth)
         assert reduced.nodes != plain.nodes
     finally:
         forget_weights(variant)
