@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""How many nodes our search and Fairy-Stockfish's take to complete each depth.
+
+Both search every position of a FEN file (one a line) from an empty hash table to
+--depth; the nodes they report at the end of each completed iteration are summed over
+the positions, and the ratio of successive depths is the effective branching factor.
+Nodes are counted alike (one per position searched, quiescence included), so the
+columns compare how selective the two searches are, not how fast they run.
+
+    python scripts/tree_size.py --variant capablanca --fens FILE --depth 12
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from fairymax.board import Board  # noqa: E402
+from fairymax.evaluate import init_psq  # noqa: E402
+from fairymax.search import Searcher  # noqa: E402
+
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+HASH_MB = 64
+UCI_NAMES = {"normal": "chess", "los-alamos": "losalamos", "king-of-the-hill": "kingofthehill"}
+INFO = re.compile(r"\binfo depth (\d+) .*\bnodes (\d+)")
+
+
+def our_nodes(variant: str, fens: list[str], depth: int) -> dict[int, int]:
+    """Nodes at the end of each completed depth, summed over the positions."""
+    totals: dict[int, int] = defaultdict(int)
+    searcher = Searcher(HASH_MB)
+    for fen in fens:
+        board = Board.from_name(variant)
+        board.set_fen(fen)
+        init_psq(board.variant)
+        searcher.clear()
+        for info in searcher.iterate(board, max_depth=depth):
+            if info.complete:
+                totals[info.depth] += searcher.nodes
+    return totals
+
+
+def fairy_stockfish_nodes(engine: str, variant: str, fens: list[str], depth: int) -> dict[int, int]:
+    """The same from Fairy-Stockfish (its last exact-score line of each depth)."""
+    totals: dict[int, int] = defaultdict(int)
+    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(line: str) -> None:
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    def wait_for(prefix: str) -> list[str]:
+        lines = []
+        while True:
+            line = process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{engine} closed its output")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    send("uci")
+    wait_for("uciok")
+    send(f"setoption name UCI_Variant value {UCI_NAMES.get(variant, variant)}")
+    send(f"setoption name Hash value {HASH_MB}")
+    for fen in fens:
+        send("ucinewgame")
+        send("isready")
+        wait_for("readyok")
+        send(f"position fen {fen}")
+        send(f"go depth {depth}")
+        per_depth = {}
+        for line in wait_for("bestmove"):
+            match = INFO.search(line)
+            if match and "bound" not in line:
+                per_depth[int(match.group(1))] = int(match.group(2))
+        for d, nodes in per_depth.items():
+            totals[d] += nodes
+    send("quit")
+    process.wait()
+    return totals
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="normal")
+    parser.add_argument("--fens", type=Path, required=True, help="positions, one FEN a line")
+    parser.add_argument("--depth", type=int, default=10)
+    parser.add_argument("--engine", default=FAIRY_STOCKFISH, help="Fairy-Stockfish's path")
+    args = parser.parse_args(argv)
+    try:
+        fens = [line.strip() for line in args.fens.read_text().splitlines() if line.strip()]
+    except OSError as error:
+        print(f"tree_size: cannot read {args.fens}: {error.strerror}", file=sys.stderr)
+        return 2
+    ours = our_nodes(args.variant, fens, args.depth)
+    theirs = fairy_stockfish_nodes(args.engine, args.variant, fens, args.depth)
+    print(f"{len(fens)} positions, {args.variant}: nodes to complete each depth (sum), "
+          "and each depth's nodes over the depth before")
+    print("depth       ours  Fairy-SF  ratio  ours/prev  FSF/prev")
+    for d in range(1, args.depth + 1):
+        growth = (f"{ours[d] / ours[d - 1]:9.2f} {theirs[d] / theirs[d - 1]:9.2f}"
+                  if ours.get(d - 1) and theirs.get(d - 1) else "")
+        print(f"{d:5d} {ours[d]:10d} {theirs[d]:9d} {ours[d] / max(theirs[d], 1):5.1f}x {growth}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
