@@ -99,8 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         print(f"tree_size: cannot read {args.fens}: {error.strerror}", file=sys.stderr)
         return 2
-    ours = our_nodes(args.variant, fens, args.depth)
-    theirs = fairy_stockfish_nodes(args.engine, args.variant, fens, args.depth)
+    try:
+        ours = our_nodes(args.variant, fens, args.depth)
+        theirs = fairy_stockfish_nodes(args.engine, args.variant, fens, args.depth)
+    except (ValueError, KeyError, OSError, RuntimeError) as error:
+        print(f"tree_size: {error}", file=sys.stderr)
+        return 2
     print(f"{len(fens)} positions, {args.variant}: nodes to complete each depth (sum), "
           "and each depth's nodes over the depth before")
     print("depth       ours  Fairy-SF  ratio  ours/prev  FSF/prev")
