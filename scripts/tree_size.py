@@ -13,21 +13,22 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from fairymax.board import Board  # noqa: E402
 from fairymax.evaluate import init_psq  # noqa: E402
 from fairymax.search import Searcher  # noqa: E402
+from fairymax.tune import UciTeacher, UsageError  # noqa: E402
+import match  # noqa: E402
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 HASH_MB = 64
-UCI_NAMES = {"normal": "chess", "los-alamos": "losalamos", "king-of-the-hill": "kingofthehill"}
 INFO = re.compile(r"\binfo depth (\d+) .*\bnodes (\d+)")
 
 
@@ -49,41 +50,22 @@ def our_nodes(variant: str, fens: list[str], depth: int) -> dict[int, int]:
 def fairy_stockfish_nodes(engine: str, variant: str, fens: list[str], depth: int) -> dict[int, int]:
     """The same from Fairy-Stockfish (its last exact-score line of each depth)."""
     totals: dict[int, int] = defaultdict(int)
-    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line: str) -> None:
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
-
-    def wait_for(prefix: str) -> list[str]:
-        lines = []
-        while True:
-            line = process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"{engine} closed its output")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    send("uci")
-    wait_for("uciok")
-    send(f"setoption name UCI_Variant value {UCI_NAMES.get(variant, variant)}")
-    send(f"setoption name Hash value {HASH_MB}")
+    teacher = UciTeacher(engine, match.UCI_VARIANT_NAMES.get(variant, variant))
+    teacher.send(f"setoption name Hash value {HASH_MB}")
     for fen in fens:
-        send("ucinewgame")
-        send("isready")
-        wait_for("readyok")
-        send(f"position fen {fen}")
-        send(f"go depth {depth}")
+        teacher.send("ucinewgame")
+        teacher.send("isready")
+        teacher.wait("readyok")
+        teacher.send(f"position fen {fen}")
+        teacher.send(f"go depth {depth}")
         per_depth = {}
-        for line in wait_for("bestmove"):
-            match = INFO.search(line)
-            if match and "bound" not in line:
-                per_depth[int(match.group(1))] = int(match.group(2))
+        for line in teacher.wait("bestmove"):
+            found = INFO.search(line)
+            if found and "bound" not in line:
+                per_depth[int(found.group(1))] = int(found.group(2))
         for d, nodes in per_depth.items():
             totals[d] += nodes
-    send("quit")
-    process.wait()
+    teacher.close()
     return totals
 
 
@@ -102,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         ours = our_nodes(args.variant, fens, args.depth)
         theirs = fairy_stockfish_nodes(args.engine, args.variant, fens, args.depth)
-    except (ValueError, KeyError, OSError, RuntimeError) as error:
+    except (ValueError, KeyError, UsageError) as error:
         print(f"tree_size: {error}", file=sys.stderr)
         return 2
     print(f"{len(fens)} positions, {args.variant}: nodes to complete each depth (sum), "
