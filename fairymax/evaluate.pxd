@@ -35,7 +35,7 @@ cdef enum:                              # EvalInfo.w, evaluate.WEIGHT_NAMES orde
     W_KING_OPEN_FILE, W_LOW_MOBILITY, W_PAWN_PUSH_THREAT, W_PASSER_CAP, W_TEMPO, W_SPACE,
     W_LAZY_MARGIN, W_PIECE_TERMS_MARGIN,
     W_NULL_BASE, W_NULL_DEPTH_STEP, W_NULL_DEPTH_PLIES, W_NULL_EVAL_STEP, W_NULL_EVAL_PLIES,
-    W_REDUCE_CHECKS, W_IMPROVING_LMR, N_WEIGHTS
+    W_REDUCE_CHECKS, W_IMPROVING_LMR, W_HORIZON_CHECKS, N_WEIGHTS
 
 cdef struct EvalInfo:
     PawnEntry* pawn_cache       # PAWN_CACHE_SIZE entries (owned by an EvalCache)

@@ -125,9 +125,11 @@ WEIGHT_DEFAULTS = {
     # eval above beta up to null_eval_plies more; reduce_checks 1 lets LMR reduce
     # checking moves at null-window nodes; improving_lmr more plies of LMR where the
     # static eval is not above that of two plies before (the side to move is not
-    # improving).  The null-move and check reductions gain in capablanca and lose in
-    # the shatranj family, improving_lmr gains in capablanca, shatranj and makruk
-    # (docs/measurements.md); the defaults prune less.
+    # improving); horizon_checks 1 extends checks at the horizon too, so that a side
+    # in check there searches its evasions a ply deep instead of standing pat.  The
+    # null-move and check reductions gain in capablanca and lose in the shatranj
+    # family, improving_lmr gains in capablanca, shatranj and makruk, horizon_checks
+    # in capablanca (docs/measurements.md); the defaults prune less.
     "null_base": 2,
     "null_depth_step": 6,
     "null_depth_plies": 1,
@@ -135,13 +137,14 @@ WEIGHT_DEFAULTS = {
     "null_eval_plies": 0,
     "reduce_checks": 0,
     "improving_lmr": 0,
+    "horizon_checks": 0,
 }
 WEIGHT_NAMES = tuple(WEIGHT_DEFAULTS)
 # weights that `tune margins` measures and `tune fit` leaves alone
 MARGIN_WEIGHTS = ("lazy_margin", "piece_terms_margin")
 # weights of the search; the steps divide, so they are positive
 SEARCH_WEIGHTS = ("null_base", "null_depth_step", "null_depth_plies", "null_eval_step",
-                  "null_eval_plies", "reduce_checks", "improving_lmr")
+                  "null_eval_plies", "reduce_checks", "improving_lmr", "horizon_checks")
 # weights that `tune fit` leaves alone: measured or set by matches, not fitted to labels
 UNFITTED_WEIGHTS = MARGIN_WEIGHTS + SEARCH_WEIGHTS
 POSITIVE_WEIGHTS = ("null_depth_step", "null_eval_step")

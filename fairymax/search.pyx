@@ -58,7 +58,7 @@ from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, 
 from fairymax.evaluate cimport (EvalInfo, EvalCache, eval_info_init, evaluate, psq_total,
                                score_prefetch, W_NULL_BASE, W_NULL_DEPTH_STEP, W_NULL_DEPTH_PLIES,
                                W_NULL_EVAL_STEP, W_NULL_EVAL_PLIES, W_REDUCE_CHECKS,
-                               W_IMPROVING_LMR)
+                               W_IMPROVING_LMR, W_HORIZON_CHECKS)
 from fairymax.evaluate import init_psq
 
 SearchInfo = namedtuple("SearchInfo", "depth score nodes time_ms pv multipv seldepth complete",
@@ -183,7 +183,7 @@ cdef struct Picker:
     int n
     int picked                  # moves[0:picked] are in their final order
     int stage
-    int qs
+    int qs                      # captures and promotions only
     int ply                     # the node's ply: the move lists below it are free for SEE
     int quiets_pending          # the quiet moves are generated when the captures run out
     move_t killer1, killer2
@@ -750,8 +750,11 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     if ply >= MAX_PLY - 1:
         return evaluate(p, r, &s.ev, alpha, beta)
 
-    # 3. check extension (not for a check that gives its piece away)
-    if depth > 0:
+    # 3. check extension (not for a check that gives its piece away); where the
+    # variant's horizon_checks is set, also at the horizon: a check there is answered
+    # by a full-width ply of evasions instead of a stand pat that cannot see the mate
+    # (and the evasions of a check that gives its piece away by quiescence without one)
+    if depth > 0 or (depth == 0 and s.ev.w[W_HORIZON_CHECKS]):
         in_chk = in_check(p, r)
         if in_chk and features & F_CHECK_EXT and not spite_check(s, ply):
             depth += 1
@@ -769,7 +772,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     # ends a quiescence node before the probe: no hash entry could change that
     # result, and the three quiescence nodes in ten that end so (chess middle
     # games) are spared the wait for the bucket.
-    if qs or (not in_chk and (depth == 1 or not pv_node)):
+    if not in_chk and (qs or depth == 1 or not pv_node):
         static_eval = evaluate(p, r, &s.ev, alpha, beta)
         if qs and static_eval >= beta:
             return static_eval
@@ -792,7 +795,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     hash_move = 0
             elif piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != colour_bit(p.stm):
                 hash_move = 0
-            elif qs and not (is_capture(p, hash_move) or mv_promo(hash_move)):
+            elif qs and not in_chk and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
     # kept for full-width nodes only: quiescence reduces nothing, and its descendants
     # are all quiescence nodes
@@ -865,7 +868,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.n = 0
     pk.picked = 0
     pk.stage = STAGE_CAPTURES
-    pk.qs = qs
+    pk.qs = qs and not in_chk
     pk.ply = ply
     pk.quiets_pending = 0
     pk.killer1 = s.killers[ply][0]
@@ -881,7 +884,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         s.passes += 1
         iter_alpha = alpha
         s.pv_len[ply] = 0
-        if qs:
+        if qs and not in_chk:
             best = static_eval          # stand pat (below beta, see 4.)
             if best > iter_alpha:
                 iter_alpha = best
@@ -904,7 +907,9 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 tactical = victim != 0 or mv_promo(m) != 0
                 pruned_score = NO_EVAL
                 if qs:
-                    if (features & F_DELTA and not mv_promo(m)
+                    if in_chk:
+                        pass                    # every evasion
+                    elif (features & F_DELTA and not mv_promo(m)
                             and static_eval + r.value[victim] + DELTA_MARGIN <= iter_alpha):
                         if static_eval + r.value[victim] + DELTA_MARGIN > best:
                             best = static_eval + r.value[victim] + DELTA_MARGIN
@@ -981,7 +986,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                                 s.pv[ply][j + 1] = s.pv[ply + 1][j]
                             s.pv_len[ply] = s.pv_len[ply + 1] + 1
                             if score >= beta:
-                                if not tactical:
+                                if not tactical and not qs:
                                     reward_quiet(s, &pk, m, piece, it, quiets, quiet_pieces, n_quiets)
                                 if not qs:
                                     reward_capture(s, m, piece, victim, it, captures,
@@ -1000,7 +1005,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             # moves only when they are reached), then walk/pick the list
             if not generated:
                 add_moves(s, &pk, GEN_CAPTURES)
-                pk.quiets_pending = not qs
+                pk.quiets_pending = not pk.qs
                 placed = 0
                 if tried:
                     j = find_move(&pk, tried)
@@ -1023,7 +1028,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             if m == 0:
                 break
         # 7. no legal move: mate or stalemate (futility prunes only after a legal move)
-        if legal == 0 and not qs:
+        if legal == 0 and (not qs or in_chk):
             if excluded:
                 return alpha            # no other move: the excluded one is singular
             if in_chk:

@@ -219,11 +219,12 @@ def test_a_searcher_forgets_scores_of_other_weights(chess_weights_restored):
 
 
 def test_the_variants_weights_set_how_selective_the_search_is():
-    """Capablanca's weights file prunes more (null_*, reduce_checks, improving_lmr) than the defaults;
-    shatranj and makruk take improving_lmr alone, chess and courier the defaults: the
-    same search with the defaults' values takes more nodes, and a step of 0 is refused
-    before it could divide."""
+    """Capablanca's weights file prunes more (null_*, reduce_checks, improving_lmr) than the
+    defaults, and extends checks at the horizon; shatranj and makruk take improving_lmr
+    alone, chess and courier the defaults: the same search with the defaults' pruning
+    takes more nodes, and a step of 0 is refused before it could divide."""
     defaults = {name: WEIGHT_DEFAULTS[name] for name in SEARCH_WEIGHTS}
+    pruning_defaults = {name: value for name, value in defaults.items() if name != "horizon_checks"}
     for other, changed in (("normal", {}), ("courier", {}), ("shatranj", {"improving_lmr": 1}),
                            ("makruk", {"improving_lmr": 1})):
         weights = get_weights(board_at(other).variant)
@@ -233,7 +234,7 @@ def test_the_variants_weights_set_how_selective_the_search_is():
     assert {name: get_weights(variant)[name] for name in defaults} != defaults
     try:
         selective, _ = searched(board, 7)
-        set_weights(variant, defaults)
+        set_weights(variant, pruning_defaults)
         init_psq(variant)
         plain, _ = searched(board, 7)
         assert selective.nodes < plain.nodes
@@ -262,6 +263,31 @@ def test_improving_lmr_changes_the_search(variant_name, depth):
         init_psq(variant)
         plain, _ = searched(board, depth)
         assert reduced.nodes != plain.nodes
+    finally:
+        forget_weights(variant)
+        init_psq(variant)
+
+
+BACK_RANK = "4r1k1/5ppp/8/8/n7/8/5PPP/3Q2K1 w - - 0 1"   # Qxa4?? Re1#
+
+
+def test_horizon_checks_see_a_mate_at_the_horizon():
+    """To depth 2, Black's Re1 mate is its last full-width move.  Without horizon_checks
+    White, in check at the horizon, stands pat there and takes the knight; with it the
+    check is extended, the evasions are searched, there are none, and White keeps its
+    queen home."""
+    board = board_at("normal", BACK_RANK)
+    variant = board.variant
+    greedy = board.parse_move("d1a4")
+    try:
+        set_weights(variant, {"horizon_checks": 0})
+        init_psq(variant)
+        assert search(board, 2).pv[0] == greedy
+        set_weights(variant, {"horizon_checks": 1})
+        init_psq(variant)
+        info = search(board, 2)
+        assert info.pv[0] != greedy
+        assert_pv_legal(board, info.pv)
     finally:
         forget_weights(variant)
         init_psq(variant)
