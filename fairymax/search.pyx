@@ -183,7 +183,7 @@ cdef struct Picker:
     int n
     int picked                  # moves[0:picked] are in their final order
     int stage
-    int qs                      # captures and promotions only
+    int captures_only           # no quiet moves (quiescence proper)
     int ply                     # the node's ply: the move lists below it are free for SEE
     int quiets_pending          # the quiet moves are generated when the captures run out
     move_t killer1, killer2
@@ -555,7 +555,7 @@ cdef move_t pick_next(SearchState* s, Picker* k) noexcept nogil:
                     continue
                 swap_in(k, best_j)
                 return k.moves[k.picked - 1]
-            if k.qs:
+            if k.captures_only:
                 k.stage = STAGE_DONE
                 return 0
             k.stage = STAGE_KILLER1
@@ -700,6 +700,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     cdef move_t tried = 0
     cdef int generated = 0, rule, pv_node = beta - alpha > 1, qs, j, placed
     cdef int iterates               # runs the IID loop over more than its full depth
+    cdef int captures_only          # quiescence proper: a stand pat, then captures and promotions
     cdef int pruned_score           # a pruned move's bound, NO_EVAL when not pruned
     cdef int made, pruned, singular = 0, singular_beta
     cdef int improving = 1          # static eval above that of two plies before (or either unknown)
@@ -759,6 +760,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         if in_chk and features & F_CHECK_EXT and not spite_check(s, ply):
             depth += 1
     qs = depth <= 0
+    captures_only = qs and not in_chk   # a quiescence node in check searches every evasion
     last = 0 if qs else depth
     # internal iterative deepening at PV nodes only: a null-window node searches its
     # full depth at once, as the shallower iterations that would order its moves cost
@@ -795,7 +797,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                     hash_move = 0
             elif piece == EMPTY or piece == EDGE or (piece & COLOUR_MASK) != colour_bit(p.stm):
                 hash_move = 0
-            elif qs and not in_chk and not (is_capture(p, hash_move) or mv_promo(hash_move)):
+            elif captures_only and not (is_capture(p, hash_move) or mv_promo(hash_move)):
                 hash_move = 0
     # kept for full-width nodes only: quiescence reduces nothing, and its descendants
     # are all quiescence nodes
@@ -868,7 +870,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     pk.n = 0
     pk.picked = 0
     pk.stage = STAGE_CAPTURES
-    pk.qs = qs and not in_chk
+    pk.captures_only = captures_only
     pk.ply = ply
     pk.quiets_pending = 0
     pk.killer1 = s.killers[ply][0]
@@ -884,7 +886,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         s.passes += 1
         iter_alpha = alpha
         s.pv_len[ply] = 0
-        if qs and not in_chk:
+        if captures_only:
             best = static_eval          # stand pat (below beta, see 4.)
             if best > iter_alpha:
                 iter_alpha = best
@@ -906,10 +908,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
                 victim = captured_type(p, m)
                 tactical = victim != 0 or mv_promo(m) != 0
                 pruned_score = NO_EVAL
-                if qs:
-                    if in_chk:
-                        pass                    # every evasion
-                    elif (features & F_DELTA and not mv_promo(m)
+                if captures_only:
+                    if (features & F_DELTA and not mv_promo(m)
                             and static_eval + r.value[victim] + DELTA_MARGIN <= iter_alpha):
                         if static_eval + r.value[victim] + DELTA_MARGIN > best:
                             best = static_eval + r.value[victim] + DELTA_MARGIN
@@ -1005,7 +1005,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             # moves only when they are reached), then walk/pick the list
             if not generated:
                 add_moves(s, &pk, GEN_CAPTURES)
-                pk.quiets_pending = not pk.qs
+                pk.quiets_pending = not captures_only
                 placed = 0
                 if tried:
                     j = find_move(&pk, tried)
@@ -1028,7 +1028,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             if m == 0:
                 break
         # 7. no legal move: mate or stalemate (futility prunes only after a legal move)
-        if legal == 0 and (not qs or in_chk):
+        if legal == 0 and not captures_only:
             if excluded:
                 return alpha            # no other move: the excluded one is singular
             if in_chk:
