@@ -1028,15 +1028,27 @@ def machine_text() -> str:
     """The processor model and the cores this machine has: a score against another
     engine at fixed time odds moved with the session's machine, so a PGN says where it
     was played."""
-    model = platform.processor() or platform.machine()
+    fields = {}
     try:
         with open("/proc/cpuinfo") as info:
             for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
+                name, _, value = line.partition(":")
+                if not value:
+                    break                   # the end of the first processor's block
+                fields.setdefault(name.strip(), value.strip())
     except OSError:
         pass
+    model = fields.get("model name") or platform.processor() or platform.machine()
+    # the model name alone can hide different chips ("AMD EPYC"): the same engines
+    # scored 47.7% and 30.0% on the same openings on two of them (docs/measurements.md)
+    details = [f"{label} {fields[key]}" for key, label in (("cpu family", "family"), ("model", "model"))
+               if key in fields]
+    try:
+        details.append("L3 " + Path("/sys/devices/system/cpu/cpu0/cache/index3/size").read_text().strip())
+    except OSError:
+        pass
+    if details:
+        model += f" ({', '.join(details)})"
     return f"{model}, {os.cpu_count()} cores"
 
 

@@ -115,6 +115,10 @@ def test_pgn_names_the_machine_it_was_played_on():
     text = record(1, "1-0", ["e2e4"])
     tag = re.search(r'\[Machine "(.+), (\d+) cores"\]', text)
     assert tag and tag.group(1) and int(tag.group(2)) == os.cpu_count()
+    cpuinfo = Path("/proc/cpuinfo")
+    family = re.search(r"^cpu family\s*: (\d+)", cpuinfo.read_text(), re.M) if cpuinfo.exists() else None
+    if family:      # chips of one model name differ: the family says which it was
+        assert f"family {family.group(1)}" in tag.group(1)
 
 
 # ---------------------------------------------------------------- openings, engines, input
