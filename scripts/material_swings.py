@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Where our engine's lost games went wrong, in material: a PGN's view for engine tuning.
+
+For every game of the PGNs (written by scripts/match.py) that our engine lost, the moves
+are replayed on our Board and the material balance (ini values, royals left out) is
+followed from our side.  A balance counts as held when it stays so for HELD_PLIES
+plies, so that the middle of an exchange is not taken for a lost piece.  Printed: how many
+losses fell a margin behind (held), at which ply that first happened (quartiles), how
+many pieces stood on the board then, and how many of those losses had first been the
+margin ahead (held).
+
+    python scripts/material_swings.py --variant capablanca results/fsf_odds3_capablanca_m43_seed22*_10+0.1.pgn
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+import match  # noqa: E402
+from fairymax.board import Board  # noqa: E402
+
+HELD_PLIES = 6
+OURS = "fairymax"           # the White/Black tag of our engine starts so
+
+
+def balances(variant: str, movetext: str, our_side: int) -> tuple[list[int], list[int]]:
+    """After each ply of the game: our material minus the opponent's, and the pieces on
+    the board."""
+    board = Board.from_name(variant)
+    value = board.variant.value
+    balance, pieces = [], []
+    for text in match.move_tokens(movetext):
+        if text.startswith("{"):
+            continue
+        board.push(board.parse_move(text))
+        mine, theirs = board.pieces(our_side), board.pieces(1 - our_side)
+        balance.append(sum(max(0, value(t)) for _, t in mine) - sum(max(0, value(t)) for _, t in theirs))
+        pieces.append(len(mine) + len(theirs))
+    return balance, pieces
+
+
+def first_held(balance: list[int], test, start: int) -> int | None:
+    """The first ply from `start` on that ends HELD_PLIES plies all passing `test`."""
+    for ply in range(max(start, HELD_PLIES), len(balance) + 1):
+        if all(test(b) for b in balance[ply - HELD_PLIES:ply]):
+            return ply
+    return None
+
+
+def quartiles(values: list[int]) -> str:
+    values = sorted(values)
+    n = len(values)
+    return f"{values[n // 4]}, {values[n // 2]}, {values[3 * n // 4]}" if n else "none"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pgns", nargs="+", type=Path)
+    parser.add_argument("--variant", default="normal")
+    parser.add_argument("--margin", type=int, default=300, help="centipawns behind (ahead) that count")
+    parser.add_argument("--from-ply", type=int, default=30, help="ignore the plies before this one")
+    args = parser.parse_args(argv)
+    losses = behind = ahead_first = 0
+    plies, pieces = [], collections.Counter()
+    for path in args.pgns:
+        try:
+            text = path.read_text()
+        except OSError as error:
+            print(f"material_swings: {error}", file=sys.stderr)
+            return 2
+        for tags, movetext in match.split_pgn(text):
+            ours_white = tags.get("White", "").startswith(OURS)
+            if match.score_of(tags.get("Result", "*"), ours_white) != 0.0:
+                continue
+            losses += 1
+            balance, on_board = balances(args.variant, movetext, 0 if ours_white else 1)
+            fell = first_held(balance, lambda b: b <= -args.margin, args.from_ply)
+            if fell is None:
+                continue
+            behind += 1
+            plies.append(fell)
+            rose = first_held(balance[:fell], lambda b: b >= args.margin, args.from_ply)
+            ahead_first += rose is not None
+            pieces[on_board[fell - 1] // 6 * 6] += 1
+    print(f"losses {losses}: {behind} fell {args.margin} cp behind (held {HELD_PLIES} plies) "
+          f"after ply {args.from_ply}, first at ply {quartiles(plies)} (quartiles); "
+          f"{ahead_first} of them had been {args.margin} cp ahead before")
+    print("pieces on the board then: " + ", ".join(f"{k}-{k + 5}: {n}" for k, n in sorted(pieces.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
