@@ -1040,7 +1040,7 @@ def machine_text() -> str:
         pass
     model = fields.get("model name") or platform.processor() or platform.machine()
     # the model name alone can hide different chips ("AMD EPYC"): the same engines
-    # scored 47.7% and 30.0% on the same openings on two of them (docs/measurements.md)
+    # scored 47.0% and 30.8% on the same 200 openings on two of them (docs/measurements.md)
     details = [f"{label} {fields[key]}" for key, label in (("cpu family", "family"), ("model", "model"))
                if key in fields]
     try:
