@@ -52,7 +52,9 @@ legal move, a restart after the game (it died, or gave no answer to ping/isready
 clock overstepped by less than `--grace` (no loss then), a move that took longer than
 `--st`, the grace and 0.1 s.
 `--fault-log FILE` appends all engine traffic of every game with a forfeit or an
-incident to FILE (`--log` writes all games' traffic).
+incident to FILE (`--log` writes all games' traffic; with `--post` the CECP engines'
+thinking lines too, UCI engines' `info` lines are always there, and
+`scripts/think_stats.py` gives each engine's depth and time a move from such a log).
 
 SPRT.  `--sprt ELO0,ELO1` (logistic Elo; `--alpha`, `--beta`, default 0.05)
 prints after every pair the log-likelihood ratio of the pair results (counts of
@@ -196,12 +198,13 @@ class EngineProcess:
     MAX_INCIDENTS = 50                          # kept between two take_incidents()
 
     def __init__(self, command: str, name: str, options=(), memory: int | None = None,
-                 log=None, ponder: bool = False):
+                 log=None, ponder: bool = False, post: bool = False):
         self.command, self.options, self.memory = command, list(options), memory
         self.label = name
         self.name = name
         self.log = log
         self.ponder = ponder            # think on the opponent's time
+        self.post = post                # CECP: show thinking lines (for the log)
         self.proc = None
         self.stderr_reader: threading.Thread | None = None
         self.incident_lock = threading.Lock()
@@ -408,6 +411,8 @@ class Engine(EngineProcess):
         if setup.depth:
             self.send(f"sd {setup.depth}")
         self.send("hard" if self.ponder else "easy", "force")
+        if self.post:
+            self.send("post")
         if setup.custom:
             self.send(f"setboard {setup.fen}")
         for text in setup.book:
@@ -645,10 +650,10 @@ def uci_fen(fen: str, ranks: int) -> str:
 
 
 def make_engine(command: str, label: str, options=(), memory: int | None = None,
-                log=None, ponder: bool = False) -> EngineProcess:
+                log=None, ponder: bool = False, post: bool = False) -> EngineProcess:
     if command.startswith(UCI_PREFIX):
         return UciEngine(command[len(UCI_PREFIX):], label, options, memory, log, ponder)
-    return Engine(command, label, options, memory, log, ponder)
+    return Engine(command, label, options, memory, log, ponder, post)
 
 
 @dataclass
@@ -1413,6 +1418,9 @@ def parse_args(argv):
     ap.add_argument("--pgn", default="match.pgn")
     ap.add_argument("--resume", action="store_true", help="skip rounds already in the PGN")
     ap.add_argument("--log", help="write all engine traffic to this file")
+    ap.add_argument("--post", action="store_true",
+                    help="CECP engines show their thinking (`post`), so that --log holds "
+                         "what each searched: scripts/think_stats.py reads it")
     ap.add_argument("--quiet", action="store_true", help="no line per game")
     args = ap.parse_args(argv)
     if args.sprt:
@@ -1536,11 +1544,11 @@ class Match:
 
     def engine1(self, log=None) -> EngineProcess:
         return make_engine(self.args.engine1, "engine1", self.args.option1, self.args.memory,
-                           log or self.log, self.args.ponder)
+                           log or self.log, self.args.ponder, self.args.post)
 
     def engine2(self, opp: Opponent, log=None) -> EngineProcess:
         return make_engine(opp.command, self.label(opp), self.args.option2, self.args.memory,
-                           log or self.log, self.args.ponder)
+                           log or self.log, self.args.ponder, self.args.post)
 
     def report_incidents(self, engine: EngineProcess) -> None:
         """Print the incidents of an engine that no game took (at its close)."""
