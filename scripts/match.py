@@ -52,9 +52,10 @@ legal move, a restart after the game (it died, or gave no answer to ping/isready
 clock overstepped by less than `--grace` (no loss then), a move that took longer than
 `--st`, the grace and 0.1 s.
 `--fault-log FILE` appends all engine traffic of every game with a forfeit or an
-incident to FILE (`--log` writes all games' traffic; with `--post` the CECP engines'
-thinking lines too, UCI engines' `info` lines are always there, and
-`scripts/think_stats.py` gives each engine's depth and time a move from such a log).
+incident to FILE (`--log` writes all games' traffic).  `--post` has the CECP engines
+show their thinking, so that the log holds what every engine searched (UCI engines
+send their `info` lines anyway); `scripts/think_stats.py` reads each engine's depth,
+time and nodes a move from it.
 
 SPRT.  `--sprt ELO0,ELO1` (logistic Elo; `--alpha`, `--beta`, default 0.05)
 prints after every pair the log-likelihood ratio of the pair results (counts of

@@ -36,6 +36,11 @@ class Searched:
         self.times_ms.append(time_ms)
         self.nodes.append(nodes)
 
+    def extend(self, other: "Searched") -> None:
+        self.depths += other.depths
+        self.times_ms += other.times_ms
+        self.nodes += other.nodes
+
     def summary(self) -> str:
         moves = len(self.depths)
         total_ms = sum(self.times_ms)
@@ -65,11 +70,12 @@ def read_log(lines) -> dict:
         label, text = match.group(1), match.group(2)
         words = text.split()
         cecp = CECP_THINKING.match(text)
+        uci = uci_thinking(words)
         if cecp:
             depth, _, centiseconds, nodes = map(int, cecp.groups())
             last[label] = (depth, centiseconds * CENTISECONDS_MS, nodes)
-        elif uci_thinking(words):
-            last[label] = uci_thinking(words)
+        elif uci:
+            last[label] = uci
         elif words[:1] in (["move"], ["bestmove"]) and label in last:
             engines.setdefault(label, Searched()).add(*last.pop(label))
     return engines
@@ -84,9 +90,7 @@ def main(argv=None) -> int:
         try:
             with open(path, encoding="utf-8", errors="replace") as log:
                 for label, searched in read_log(log).items():
-                    into = engines.setdefault(label, Searched())
-                    for entry in zip(searched.depths, searched.times_ms, searched.nodes):
-                        into.add(*entry)
+                    engines.setdefault(label, Searched()).extend(searched)
         except OSError as err:
             print(f"think_stats: cannot read {path}: {err.strerror}", file=sys.stderr)
             return 2
