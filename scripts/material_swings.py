@@ -41,13 +41,17 @@ def balances(variant: str, movetext: str, our_side: int,
     if fen:
         board.set_fen(fen)
     value = board.variant.value
+
+    def material(side_pieces) -> int:       # royals (negative values) left out
+        return sum(max(0, value(t)) for _, t in side_pieces)
+
     balance, pieces = [], []
     for text in match.move_tokens(movetext):
         if text.startswith("{"):
             continue
         board.push(board.parse_move(text))
         mine, theirs = board.pieces(our_side), board.pieces(1 - our_side)
-        balance.append(sum(max(0, value(t)) for _, t in mine) - sum(max(0, value(t)) for _, t in theirs))
+        balance.append(material(mine) - material(theirs))
         pieces.append(len(mine) + len(theirs))
     return balance, pieces
 

@@ -38,6 +38,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from think_stats import CENTISECONDS_MS, cecp_thinking  # noqa: E402
 
 FAIRYMAX = "/usr/games/fairymax"
 # chess test positions, White to move, each with the depth that Fairy-Max reaches in
@@ -100,9 +102,10 @@ def run_fairymax(depth: int, variant: str, fen: str | None = None) -> tuple[floa
     for line in proc.stdout:
         if line.startswith("move "):
             break
-        fields = line.split()
-        if len(fields) >= 4 and all(f.lstrip("-").isdigit() for f in fields[:4]):
-            centis, nodes = int(fields[2]), int(fields[3])
+        thinking = cecp_thinking(line)
+        if thinking:
+            _, ms, nodes = thinking
+            centis = ms // CENTISECONDS_MS
     elapsed = time.perf_counter() - start
     send("quit")
     proc.wait(timeout=10)

@@ -49,6 +49,16 @@ class Searched:
                 f"{total_ms / moves:.0f} ms a move, {speed}")
 
 
+def cecp_thinking(text: str) -> tuple | None:
+    """(depth, ms, nodes) of a CECP thinking line (`post`): depth, score, centiseconds,
+    nodes, then the principal variation."""
+    fields = CECP_THINKING.match(text.strip())
+    if not fields:
+        return None
+    depth, _, centiseconds, nodes = map(int, fields.groups())
+    return depth, centiseconds * CENTISECONDS_MS, nodes
+
+
 def uci_thinking(words: list) -> tuple | None:
     """(depth, ms, nodes) of a UCI `info` line that has all three and no bound."""
     if words[:1] != ["info"] or "lowerbound" in words or "upperbound" in words:
@@ -69,13 +79,9 @@ def read_log(lines) -> dict:
             continue
         label, text = match.group(1), match.group(2)
         words = text.split()
-        cecp = CECP_THINKING.match(text)
-        uci = uci_thinking(words)
-        if cecp:
-            depth, _, centiseconds, nodes = map(int, cecp.groups())
-            last[label] = (depth, centiseconds * CENTISECONDS_MS, nodes)
-        elif uci:
-            last[label] = uci
+        thinking = cecp_thinking(text) or uci_thinking(words)
+        if thinking:
+            last[label] = thinking
         elif words[:1] in (["move"], ["bestmove"]) and label in last:
             engines.setdefault(label, Searched()).add(*last.pop(label))
     return engines

@@ -41,6 +41,13 @@ def test_the_last_thinking_line_before_each_move_counts_and_moves_without_one_do
     assert ours.summary() == "2 moves, depth 9.0, 150 ms a move, 167 k nodes/s"
 
 
+def test_a_cecp_thinking_line_is_read_with_fairy_max_s_padding_and_nothing_else_is():
+    assert think_stats.cecp_thinking(" 3     15        2        756 d2d4 d7d5 b1c3") == (3, 20, 756)
+    assert think_stats.cecp_thinking("10 -41 0 3447 12 1723500 0\tg3g7") == (10, 0, 3447)
+    for other in ("move e2e4", "pong 1", "1 2 3", "# 16+16 pieces"):
+        assert think_stats.cecp_thinking(other) is None
+
+
 def test_the_script_reports_each_engine_and_bad_input_is_one_line_and_status_2(tmp_path):
     log = tmp_path / "traffic.log"
     log.write_text(LOG)
