@@ -14,9 +14,9 @@ time), medians reported:
   `sd N`, `go`; time from `go` to `move`); its `sd N` is N full-width plies plus
   quiescence, like our depth N.
 * nodes per second, each engine's own count: Fairy-Max's from its last thinking
-  line (its nodes over its centiseconds; it prints a line only when the best root move
+  line (its nodes over its time; it prints a line only when the best root move
   changes), so it covers the search from its start to that line; ours from a search
-  of the same span (Fairy-Max's centiseconds of that line) in the same round; the
+  of the same span (the time of Fairy-Max's line) in the same round; the
   ratio is the median of the rounds' ratios.
   The two counts differ in kind: ours counts search() calls, Fairy-Max's counts a
   node once per internal-iterative-deepening pass (fairymax.md section 5: about
@@ -39,7 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from think_stats import CENTISECONDS_MS, cecp_thinking  # noqa: E402
+from think_stats import cecp_thinking  # noqa: E402
+
+MS_PER_SECOND = 1000
 
 FAIRYMAX = "/usr/games/fairymax"
 # chess test positions, White to move, each with the depth that Fairy-Max reaches in
@@ -74,7 +76,7 @@ def edit_commands(fen: str) -> list[str]:
 
 
 def run_fairymax(depth: int, variant: str, fen: str | None = None) -> tuple[float, int, int]:
-    """(seconds from `go` to `move`, nodes and centiseconds of its last thinking line)."""
+    """(seconds from `go` to `move`, nodes and milliseconds of its last thinking line)."""
     proc = subprocess.Popen([FAIRYMAX], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -98,18 +100,17 @@ def run_fairymax(depth: int, variant: str, fen: str | None = None) -> tuple[floa
     send(f"sd {depth}")
     start = time.perf_counter()
     send("go")
-    nodes = centis = 0
+    nodes = line_ms = 0
     for line in proc.stdout:
         if line.startswith("move "):
             break
         thinking = cecp_thinking(line)
         if thinking:
-            _, ms, nodes = thinking
-            centis = ms // CENTISECONDS_MS
+            _, line_ms, nodes = thinking
     elapsed = time.perf_counter() - start
     send("quit")
     proc.wait(timeout=10)
-    return elapsed, nodes, centis
+    return elapsed, nodes, line_ms
 
 
 def run_ours(variant: str, fen: str | None = None, depth: int | None = None,
@@ -136,17 +137,17 @@ def compare(variant: str, fen: str | None, depth: int, runs: int) -> dict:
     for _ in range(runs):
         ours.append(run_ours(variant, fen, depth=depth))
         theirs.append(run_fairymax(depth, variant, fen))
-        _, fm_nodes, fm_centis = theirs[-1]
-        if fm_centis > 0:      # Fairy-Max printed a line after its first centisecond
-            timed.append(run_ours(variant, fen, ms=fm_centis * 10))
+        _, fm_nodes, fm_ms = theirs[-1]
+        if fm_ms > 0:          # Fairy-Max printed a line after its first centisecond
+            timed.append(run_ours(variant, fen, ms=fm_ms))
             elapsed, nodes = timed[-1]
-            ratios.append((nodes / elapsed) / (fm_nodes / (fm_centis / 100)))
+            ratios.append((nodes / elapsed) / (fm_nodes * MS_PER_SECOND / fm_ms))
     t_ours = statistics.median(t for t, _ in ours)
     t_fm = statistics.median(t for t, _, _ in theirs)
     if not ratios:
         raise SystemExit(f"Fairy-Max's thinking lines all came at 0 cs: search deeper than {depth}")
     nps_ours = statistics.median(n / t for t, n in timed)
-    nps_fm = statistics.median(n / (c / 100) for _, n, c in theirs if c > 0)
+    nps_fm = statistics.median(n * MS_PER_SECOND / ms for _, n, ms in theirs if ms > 0)
     row = {"t_ours": t_ours, "t_fm": t_fm, "nps_ours": nps_ours, "nps_fm": nps_fm,
            "ratio": statistics.median(ratios)}
     if variant == "normal" and fen is None and depth in FAIRYMAX_CALLS:
