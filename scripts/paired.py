@@ -5,7 +5,8 @@ scripts/match.py plays each opening twice, colours reversed (rounds 2k-1 and 2k)
 candidate and a control each played the same opening file against the same opponent,
 the difference of their points on each opening pair takes the openings' luck out of the
 comparison: this prints, per PGN pair and pooled, the candidate's score less the
-control's in percentage points, with its standard error over the opening pairs.
+control's in percentage points, with its standard error over the opening pairs, and how
+the two runs' points on an opening pair correlate (near 0, pairing takes out no luck).
 
     python scripts/paired.py --candidate results/cand_seed224.pgn results/cand_seed225.pgn \\
         --control results/ctl_seed224.pgn results/ctl_seed225.pgn
@@ -65,9 +66,23 @@ def common_pairs(candidate: Path, control: Path, player: str) -> list[tuple[floa
     return pairs
 
 
+def correlation(pairs: list[tuple[float, float]]) -> str:
+    """Pearson's r of the candidate's and the control's points over the pairs, or
+    'undefined' where either run's points do not vary."""
+    n = len(pairs)
+    ours_mean = sum(ours for ours, _ in pairs) / n
+    theirs_mean = sum(theirs for _, theirs in pairs) / n
+    covariance = sum((ours - ours_mean) * (theirs - theirs_mean) for ours, theirs in pairs)
+    ours_square = sum((ours - ours_mean) ** 2 for ours, _ in pairs)
+    theirs_square = sum((theirs - theirs_mean) ** 2 for _, theirs in pairs)
+    if not ours_square or not theirs_square:
+        return "undefined"
+    return f"{covariance / math.sqrt(ours_square * theirs_square):+.3f}"
+
+
 def describe(pairs: list[tuple[float, float]]) -> str:
-    """'N pairs: candidate A%, control B%, paired +X points, SE Y' (X and Y in
-    percentage points of score)."""
+    """'N pairs: candidate A%, control B%, paired +X points, SE Y, correlation R' (X and
+    Y in percentage points of score)."""
     n = len(pairs)
     if not n:
         return "no pairs in common"
@@ -78,7 +93,8 @@ def describe(pairs: list[tuple[float, float]]) -> str:
     control = sum(theirs for _, theirs in pairs) / n * PERCENT_PER_PAIR_POINT
     return (f"{n} pairs: candidate {candidate:.1f}%, control {control:.1f}%, "
             f"paired {mean * PERCENT_PER_PAIR_POINT:+.1f} points, "
-            f"SE {spread / math.sqrt(n) * PERCENT_PER_PAIR_POINT:.1f}")
+            f"SE {spread / math.sqrt(n) * PERCENT_PER_PAIR_POINT:.1f}, "
+            f"correlation {correlation(pairs)}")
 
 
 def main(argv: list[str] | None = None) -> int:
