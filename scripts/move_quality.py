@@ -15,6 +15,11 @@ The judge's scores of two moves come from two searches, so even its own moves lo
 something by this count: measure the teacher the same way (`--engine
 uci:/usr/games/fairy-stockfish`) for the floor to compare with.  A
 loss that falls with more time is the search's share.
+
+Given several engines (`--engine A B`, a candidate's build beside the engine in use),
+each moves in the same positions, and every engine after the first gets its mean loss
+less the first one's at the same time, with the standard error of that difference over
+the positions; with one engine, every time after the first is compared with the first.
 """
 from __future__ import annotations
 
@@ -102,7 +107,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pgn", type=Path)
     parser.add_argument("--variant", required=True)
-    parser.add_argument("--engine", default=f"python {ROOT / 'xboard.py'}")
+    parser.add_argument("--engine", nargs="+", default=[f"python {ROOT / 'xboard.py'}"],
+                        help="engine commands; each after the first is compared with the first")
     parser.add_argument("--player", default="fairymax", help="whose turns to sample (in White/Black)")
     parser.add_argument("--times", default="0.3,3", help="seconds per move, comma-separated")
     parser.add_argument("--positions", type=int, default=40)
@@ -132,26 +138,49 @@ def main() -> int:
                 candidates.append(pyffish.get_fen(args.variant, fen, moves[:ply]))
     random.Random(args.seed).shuffle(candidates)
 
+    runs = [(index, t) for index in range(len(args.engine)) for t in times]
     judge = Judge(args.variant, args.depth)
-    losses: dict[float, list[int]] = {t: [] for t in times}
+    losses: dict[tuple[int, float], list[int]] = {run: [] for run in runs}
     for fen in candidates:
-        if len(losses[times[0]]) == args.positions:
+        if len(losses[runs[0]]) == args.positions:
             break
         best = judge.score(fen, pyffish.legal_moves(args.variant, fen, []))
         if abs(best) > args.max_eval:
             continue
-        picks = {t: engine_move(args.engine, args.variant, fen, t) for t in times}
+        picks = {run: engine_move(args.engine[run[0]], args.variant, fen, run[1]) for run in runs}
         scores = {move: judge.score(fen, [move]) for move in set(picks.values())}
-        for t in times:
-            losses[t].append(max(0, best - scores[picks[t]]))
-        print(f"{fen}  best {best}  " + "  ".join(f"{t}s {picks[t]} {scores[picks[t]]}" for t in times),
+        for run in runs:
+            losses[run].append(max(0, best - scores[picks[run]]))
+        print(f"{fen}  best {best}  " + "  ".join(f"{label(run, args.engine)} {picks[run]} "
+                                                   f"{scores[picks[run]]}" for run in runs),
               flush=True)
     judge.close()
-    for t in times:
-        values = losses[t]
-        print(f"{t} s a move: {len(values)} positions, mean loss {statistics.mean(values):.1f} cp, "
-              f"median {statistics.median(values)}, losing > 50 cp: {sum(v > 50 for v in values)}")
+    for run in runs:
+        values = losses[run]
+        print(f"{label(run, args.engine)} a move: {len(values)} positions, mean loss "
+              f"{statistics.mean(values):.1f} cp, median {statistics.median(values)}, "
+              f"losing > 50 cp: {sum(v > 50 for v in values)}")
+    for run in runs[1:]:
+        index, t = run
+        reference = (0, t) if index else runs[0]
+        print(f"{label(run, args.engine)} against {label(reference, args.engine)}: "
+              f"{paired_difference(losses[run], losses[reference])}")
     return 0
+
+
+def label(run: tuple[int, float], engines: list[str]) -> str:
+    """'0.3 s', or 'engine 2 0.3 s' where several engines move."""
+    index, seconds = run
+    return f"{seconds} s" if len(engines) == 1 else f"engine {index + 1} {seconds} s"
+
+
+def paired_difference(candidate: list[int], control: list[int]) -> str:
+    """The candidate's mean loss less the control's over the same positions, with the
+    standard error of that mean difference."""
+    differences = [ours - theirs for ours, theirs in zip(candidate, control)]
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    return (f"mean loss {statistics.mean(differences):+.1f} cp, "
+            f"SE {spread / len(differences) ** 0.5:.1f}")
 
 
 if __name__ == "__main__":

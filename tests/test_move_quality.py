@@ -1,0 +1,18 @@
+"""scripts/move_quality.py: how a candidate's moves compare with the engine in use's."""
+import sys
+
+from enginepipe import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import move_quality  # noqa: E402
+
+
+def test_a_candidate_is_compared_position_by_position():
+    # losses 10, 0, 50 against 0, 0, 20: differences 10, 0, 30, mean 13.3, standard
+    # deviation 15.3, standard error 15.3 / sqrt(3) = 8.8
+    assert move_quality.paired_difference([10, 0, 50], [0, 0, 20]) == "mean loss +13.3 cp, SE 8.8"
+
+
+def test_runs_are_named_by_engine_only_where_there_are_several():
+    assert move_quality.label((0, 0.3), ["ours"]) == "0.3 s"
+    assert move_quality.label((1, 0.1), ["ours", "candidate"]) == "engine 2 0.1 s"
