@@ -36,6 +36,7 @@ import pyffish
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import match  # noqa: E402
+import paired  # noqa: E402
 
 JUDGE = "/usr/games/fairy-stockfish"
 MATE_SCORE = 3000           # a mate, in the judge's centipawns
@@ -177,11 +178,8 @@ def label(run: tuple[int, float], engines: list[str]) -> str:
 def paired_difference(candidate: list[int], control: list[int]) -> str:
     """The candidate's mean loss less the control's over the same positions, with the
     standard error of that mean difference."""
-    differences = [ours - theirs for ours, theirs in zip(candidate, control)]
-    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
-    return (f"mean loss {statistics.mean(differences):+.1f} cp, "
-            f"SE {spread / len(differences) ** 0.5:.1f}")
-
+    mean, error = paired.mean_and_error([ours - theirs for ours, theirs in zip(candidate, control)])
+    return f"mean loss {mean:+.1f} cp, SE {error:.1f}"
 
 if __name__ == "__main__":
     sys.exit(main())

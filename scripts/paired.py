@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -68,33 +69,30 @@ def common_pairs(candidate: Path, control: Path, player: str) -> list[tuple[floa
 
 def correlation(pairs: list[tuple[float, float]]) -> str:
     """Pearson's r of the candidate's and the control's points over the pairs, or
-    'undefined' where either run's points do not vary."""
-    n = len(pairs)
-    ours_mean = sum(ours for ours, _ in pairs) / n
-    theirs_mean = sum(theirs for _, theirs in pairs) / n
-    covariance = sum((ours - ours_mean) * (theirs - theirs_mean) for ours, theirs in pairs)
-    ours_square = sum((ours - ours_mean) ** 2 for ours, _ in pairs)
-    theirs_square = sum((theirs - theirs_mean) ** 2 for _, theirs in pairs)
-    if not ours_square or not theirs_square:
+    'undefined' where there are fewer than two or either run's points do not vary."""
+    try:
+        return f"{statistics.correlation(*zip(*pairs)):+.3f}"
+    except statistics.StatisticsError:
         return "undefined"
-    return f"{covariance / math.sqrt(ours_square * theirs_square):+.3f}"
+
+
+def mean_and_error(differences: list[float]) -> tuple[float, float]:
+    """The mean of paired differences and its standard error (0 with one difference)."""
+    spread = statistics.stdev(differences) if len(differences) > 1 else 0.0
+    return statistics.mean(differences), spread / math.sqrt(len(differences))
 
 
 def describe(pairs: list[tuple[float, float]]) -> str:
     """'N pairs: candidate A%, control B%, paired +X points, SE Y, correlation R' (X and
     Y in percentage points of score)."""
-    n = len(pairs)
-    if not n:
+    if not pairs:
         return "no pairs in common"
-    diffs = [ours - theirs for ours, theirs in pairs]
-    mean = sum(diffs) / n
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    candidate = sum(ours for ours, _ in pairs) / n * PERCENT_PER_PAIR_POINT
-    control = sum(theirs for _, theirs in pairs) / n * PERCENT_PER_PAIR_POINT
-    return (f"{n} pairs: candidate {candidate:.1f}%, control {control:.1f}%, "
+    mean, error = mean_and_error([ours - theirs for ours, theirs in pairs])
+    candidate = statistics.mean(ours for ours, _ in pairs) * PERCENT_PER_PAIR_POINT
+    control = statistics.mean(theirs for _, theirs in pairs) * PERCENT_PER_PAIR_POINT
+    return (f"{len(pairs)} pairs: candidate {candidate:.1f}%, control {control:.1f}%, "
             f"paired {mean * PERCENT_PER_PAIR_POINT:+.1f} points, "
-            f"SE {spread / math.sqrt(n) * PERCENT_PER_PAIR_POINT:.1f}, "
-            f"correlation {correlation(pairs)}")
+            f"SE {error * PERCENT_PER_PAIR_POINT:.1f}, correlation {correlation(pairs)}")
 
 
 def main(argv: list[str] | None = None) -> int:
