@@ -7,6 +7,8 @@
 2. `label`: a stronger UCI engine scores each position (Stockfish for chess,
    Fairy-Stockfish with UCI_Variant for its variants) at a fixed node count, with the
    halfmove clock zeroed; lines become `FEN;centipawns for the side to move`.
+   With --static the label is the teacher's static evaluation instead (its `eval`
+   command): its positional judgement without the tactics its search resolves.
    Resumable: labelled lines are kept.
 3. `fit`: the evaluation weights are fitted to the labels by minimising the mean of
    (sigmoid(teacher) - sigmoid(eval))^2, sigmoid(x) = 1 / (1 + 10^(-x / 400)), with
@@ -182,6 +184,25 @@ class UciTeacher:
                 score = value if kind == "cp" else (MATE_LABEL if value > 0 else -MATE_LABEL)
         return None if score is None else max(-MATE_LABEL, min(MATE_LABEL, score))
 
+    def static_score(self, fen: str) -> int | None:
+        """The teacher's static evaluation, in centipawns for the side to move: the
+        `eval` command of the Stockfish family, whose last line gives it in pawns from
+        White's side (Fairy-Stockfish 11: `Total evaluation: 0.27 (white side)`,
+        Stockfish 15 and later: `Final evaluation       +0.25 (white side) ...`);
+        None in check (`none (in check)`)."""
+        self.send(f"position fen {fen}")
+        self.send("eval")
+        while True:
+            words = self.wait("")[-1].replace(":", " ").split()
+            if words[:1] in (["Total"], ["Final"]) and words[1:2] == ["evaluation"]:
+                break
+        try:
+            white_cp = round(float(words[2]) * 100)
+        except (IndexError, ValueError):
+            return None
+        white_to_move = fen.split()[1] == "w"
+        return max(-MATE_LABEL, min(MATE_LABEL, white_cp if white_to_move else -white_cp))
+
     def close(self) -> None:
         self.send("quit")
         self.proc.wait(timeout=10)
@@ -199,14 +220,15 @@ def without_halfmove_clock(fen: str) -> str:
     return " ".join(fields)
 
 
-def label_file(src: Path, dst: Path, teacher: UciTeacher, nodes: int) -> int:
-    """Label the positions of src into dst (appending after those already there)."""
+def label_file(src: Path, dst: Path, teacher: UciTeacher, nodes: int, static: bool = False) -> int:
+    """Label the positions of src into dst (appending after those already there): by a
+    search of `nodes`, or with `static` by the teacher's static evaluation."""
     done = len(dst.read_text().splitlines()) if dst.exists() else 0
     fens = src.read_text().splitlines()
     with dst.open("a") as out:
         for fen in fens[done:]:
             fen = without_halfmove_clock(fen)
-            score = teacher.score(fen, nodes)
+            score = teacher.static_score(fen) if static else teacher.score(fen, nodes)
             out.write(f"{fen};{score if score is not None else 'none'}\n")
             out.flush()
     return len(fens) - done
@@ -519,6 +541,8 @@ def main(argv: list | None = None) -> int:
     lab.add_argument("--engine", default="/usr/games/stockfish")
     lab.add_argument("--uci-variant", help="UCI_Variant for the teacher (Fairy-Stockfish)")
     lab.add_argument("--nodes", type=int, default=5000)
+    lab.add_argument("--static", action="store_true",
+                     help="the teacher's static evaluation (`eval`) instead of a search")
     fitp = sub.add_parser("fit", help="fit the evaluation weights to labelled positions")
     fitp.add_argument("labels", nargs="+", help="labelled position files")
     fitp.add_argument("--variant", default="normal")
@@ -621,7 +645,7 @@ def run(args) -> int:
     elif args.command == "label":
         teacher = UciTeacher(args.engine, args.uci_variant)
         start = time.monotonic()
-        count = label_file(Path(args.positions), Path(args.out), teacher, args.nodes)
+        count = label_file(Path(args.positions), Path(args.out), teacher, args.nodes, args.static)
         teacher.close()
         log(f"{count} positions labelled in {time.monotonic() - start:.0f} s -> {args.out}")
     elif args.command == "line":

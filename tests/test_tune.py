@@ -11,6 +11,7 @@ from fairymax.board import Board
 from fairymax.variant import Variant
 
 STOCKFISH = "/usr/games/stockfish"
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 OPENINGS = Path(__file__).resolve().parent.parent / "scripts" / "openings" / "chess_balanced.txt"
 
 
@@ -121,6 +122,24 @@ def test_label_with_stockfish(tmp_path):
     teacher.close()
     scores = [int(line.rpartition(";")[2]) for line in dst.read_text().splitlines()]
     assert scores[0] > 1000 and scores[1] < -1000
+
+
+@pytest.mark.parametrize("engine, variant", [(STOCKFISH, None), (FAIRY_STOCKFISH, "capablanca")])
+def test_static_labels_are_the_teachers_eval_for_the_side_to_move(tmp_path, engine, variant):
+    """--static: Stockfish's and Fairy-Stockfish's `eval` (their two formats), White's
+    queen up scored high for White to move and low for Black to move; a
+    position in check has no static score."""
+    if not Path(engine).exists():
+        pytest.skip(f"needs {engine}")
+    board = "4k5/10/10/10/10/10/10/Q3K5" if variant else "4k3/8/8/8/8/8/8/Q3K3"
+    src, dst = tmp_path / "pos.fen", tmp_path / "pos.lab"
+    check = "4k5/10/10/10/10/10/10/4Q4K" if variant else "4k3/8/8/8/8/8/8/4Q2K"
+    src.write_text(f"{board} w - - 0 1\n{board} b - - 0 1\n{check} b - - 0 1\n")
+    teacher = tune.UciTeacher(engine, variant)
+    assert tune.label_file(src, dst, teacher, 0, static=True) == 3
+    teacher.close()
+    scores = [line.rpartition(";")[2] for line in dst.read_text().splitlines()]
+    assert int(scores[0]) > 500 and int(scores[1]) < -500 and scores[2] == "none"
 
 
 @pytest.mark.skipif(not Path(STOCKFISH).exists(), reason="needs /usr/games/stockfish")
