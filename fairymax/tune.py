@@ -13,6 +13,9 @@
 3. `fit`: the evaluation weights are fitted to the labels by minimising the mean of
    (sigmoid(teacher) - sigmoid(eval))^2, sigmoid(x) = 1 / (1 + 10^(-x / 400)), with
    Adam over the whole set; a held-out tenth reports the error the fit did not see.
+   Labels may instead be game results for the side to move (`FEN;=1`, `=0.5`, `=0`, as
+   scripts/game_positions.py --results writes them): then (result - sigmoid(k * eval))^2,
+   k fitted first (Texel's method).
    First (--table-epochs) the materials and piece-square tables of both phases, which
    enter the evaluation linearly, with exact gradients (PsqModel, NumPy: the `tune`
    extra); then the other weights (evaluate.WEIGHT_NAMES but the margins and the
@@ -42,6 +45,7 @@ from pathlib import Path
 
 SIGMOID_SCALE = 400.0
 MATE_LABEL = 2000           # teacher mate scores are clamped to this
+RESULT_MARK = "="           # a label `=1`, `=0.5`, `=0`: the game's result for the side to move
 OPENING_PLY_MIN = 8         # positions before this ply are not written
 RANDOM_MOVE_CHANCE = 0.08   # self-play variety
 MAX_GAME_PLIES = 240
@@ -240,18 +244,58 @@ def sigmoid(cp: float) -> float:
 
 
 def load_labels(path: Path) -> tuple:
-    """(FENs, teacher centipawns) of a labelled file (lines without a score are skipped)."""
+    """(FENs, labels) of a labelled file (lines without a score are skipped): teacher
+    centipawns (floats), or game results for the side to move (RESULT_MARK then 1, 0.5
+    or 0: ResultLabel)."""
     fens, scores = [], []
     for lineno, line in enumerate(path.read_text().splitlines(), 1):
         fen, _, score = line.rpartition(";")
         if not fen or score == "none":
             continue
         try:
-            scores.append(float(score))
+            if score.startswith(RESULT_MARK):
+                scores.append(ResultLabel(score[len(RESULT_MARK):]))
+            else:
+                scores.append(float(score))
         except ValueError:
             raise UsageError(f"{path}:{lineno}: bad score '{score}'")
         fens.append(fen)
     return fens, scores
+
+
+class ResultLabel(float):
+    """A game's result for the side to move (1, 0.5 or 0), not a teacher's score."""
+
+    def __new__(cls, text: str):
+        value = float(text)
+        if value not in (0.0, 0.5, 1.0):
+            raise ValueError(text)
+        return super().__new__(cls, value)
+
+
+def label_scale(positions, labels: list) -> tuple:
+    """(k, K): sigmoid(k * eval) is fitted to the labels' targets (label_targets).
+    Teacher scores are rescaled by K (fit_scale), so that the weights keep the ini's
+    scale (k = 1); game results are matched as they are, k the factor that best matches
+    our evaluation to them (Texel's), K None."""
+    if all(isinstance(label, ResultLabel) for label in labels):
+        return fit_scale(positions, labels, results=True), None
+    if any(isinstance(label, ResultLabel) for label in labels):
+        raise UsageError("labels mix game results and teacher scores")
+    return 1.0, fit_scale(positions, labels)
+
+
+def label_targets(labels: list, teacher_scale) -> list:
+    """The win chances the fit aims at: sigmoid(cp / K) of teacher scores, results as they are."""
+    if teacher_scale is None:
+        return [float(result) for result in labels]
+    return [sigmoid(cp / teacher_scale) for cp in labels]
+
+
+def describe_scale(k: float, teacher_scale) -> str:
+    if teacher_scale is None:
+        return f"game results: sigmoid({k:.3f} * eval) matches them best"
+    return f"teacher scale: sigmoid({teacher_scale:.3f} * eval) matches the teacher best"
 
 
 def position_set(variant, fens: list, source: str):
@@ -263,16 +307,17 @@ def position_set(variant, fens: list, source: str):
         raise UsageError(f"{source}: {exc}")
 
 
-def mean_error(positions, targets: list) -> float:
+def mean_error(positions, targets: list, k: float = 1.0) -> float:
     scores = positions.evaluate()
-    return sum((t - sigmoid(s)) ** 2 for s, t in zip(scores, targets)) / max(len(targets), 1)
+    return sum((t - sigmoid(k * s)) ** 2 for s, t in zip(scores, targets)) / max(len(targets), 1)
 
 
-def fit_scale(positions, teacher_cp: list) -> float:
+def fit_scale(positions, teacher_cp: list, results: bool = False) -> float:
     """The factor K that best matches sigmoid(K * eval) to sigmoid(teacher): the teacher
-    counts in its own centipawns, and the fit must not rescale every weight."""
+    counts in its own centipawns, and the fit must not rescale every weight.  With
+    `results` the labels are game results, matched as they are."""
     scores = positions.evaluate()
-    teacher = [sigmoid(cp) for cp in teacher_cp]
+    teacher = list(teacher_cp) if results else [sigmoid(cp) for cp in teacher_cp]
 
     def error(k: float) -> float:
         return sum((t - sigmoid(k * s)) ** 2 for s, t in zip(scores, teacher)) / len(scores)
@@ -380,17 +425,17 @@ class PsqModel:
     def scores(self, params):
         return self.rest + self.psq_scores(params)
 
-    def gradient(self, params, targets):
-        """The mean squared error of sigmoid(score) against targets, and its gradient."""
+    def gradient(self, params, targets, k: float = 1.0):
+        """The mean squared error of sigmoid(k * score) against targets, and its gradient."""
         np = self.np
-        predicted = 1 / (1 + 10 ** (-self.scores(params) / SIGMOID_SCALE))
+        predicted = 1 / (1 + 10 ** (-k * self.scores(params) / SIGMOID_SCALE))
         error = predicted - targets
-        d_score = 2 * error * predicted * (1 - predicted) * math.log(10) / SIGMOID_SCALE / len(targets)
+        d_score = 2 * error * predicted * (1 - predicted) * math.log(10) * k / SIGMOID_SCALE / len(targets)
         per_entry = d_score[self.position] * self.signs
         grad = np.zeros_like(params)
-        for k, share in enumerate((self.mg_share, 1 - self.mg_share)):
+        for phase, share in enumerate((self.mg_share, 1 - self.mg_share)):
             for index in self.indices:
-                grad[k] += np.bincount(index, weights=per_entry * share, minlength=params.shape[1])
+                grad[phase] += np.bincount(index, weights=per_entry * share, minlength=params.shape[1])
         grad[:, -1] = 0
         if self.tables_fixed:
             grad[:, :self.count * self.block] = 0
@@ -411,7 +456,7 @@ class PsqModel:
 
 
 def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, step: float,
-               regularisation: float, symmetric: bool, shape: str, log) -> dict:
+               regularisation: float, symmetric: bool, shape: str, log, k: float = 1.0) -> dict:
     """Adam on the materials and tables (PsqModel) over the training positions, pulled
     toward their start values by regularisation x (change / 100 cp)^2 per parameter;
     returns the fitted weights, set for the variant."""
@@ -421,12 +466,12 @@ def fit_tables(variant, train, test, train_targets, test_targets, epochs: int, s
     train_targets, test_targets = np.asarray(train_targets), np.asarray(test_targets)
     params, adam = model.params.copy(), Adam(step)
     for epoch in range(1, epochs + 1):
-        error, grad = model.gradient(params, train_targets)
+        error, grad = model.gradient(params, train_targets, k)
         grad += 2 * regularisation * (params - model.params) / 100 ** 2
         params += adam.delta(grad)
         if epoch % 50 == 0 or epoch == epochs:
             log(f"tables epoch {epoch}: train {error:.7f} "
-                f"held-out {held.gradient(params, test_targets)[0]:.7f}")
+                f"held-out {held.gradient(params, test_targets, k)[0]:.7f}")
     weights = model.weights(params)
     evaluate.set_weights(variant, weights)
     return weights
@@ -443,20 +488,20 @@ def fit(variant, fens: list, teacher_cp: list, rounds: int, step: float, log,
     held = len(fens) // 10
     train_b = position_set(variant, fens[held:], source)
     test_b = position_set(variant, fens[:held], source)
-    scale = fit_scale(train_b, teacher_cp[held:])
-    log(f"teacher scale: sigmoid({scale:.3f} * eval) matches the teacher best")
-    targets = [sigmoid(cp / scale) for cp in teacher_cp]
-    train_t, test_t = targets[held:], targets[:held]
+    k, teacher_scale = label_scale(train_b, teacher_cp[held:])
+    log(describe_scale(k, teacher_scale))
+    train_t = label_targets(teacher_cp[held:], teacher_scale)
+    test_t = label_targets(teacher_cp[:held], teacher_scale)
     weights = evaluate.get_weights(variant)
 
     def error_with(changes: dict, positions, ts: list) -> float:
         evaluate.set_weights(variant, {**weights, **changes})
-        return mean_error(positions, ts)
+        return mean_error(positions, ts, k)
 
     log(f"start: train {error_with({}, train_b, train_t):.7f} held-out {error_with({}, test_b, test_t):.7f}")
     if table_epochs:
         weights.update(fit_tables(variant, train_b, test_b, train_t, test_t, table_epochs, table_step,
-                                  table_regularisation, symmetric, table_shape, log))
+                                  table_regularisation, symmetric, table_shape, log, k))
         log(f"tables set: train {error_with({}, train_b, train_t):.7f} "
             f"held-out {error_with({}, test_b, test_t):.7f}")
     names = [n for n in evaluate.WEIGHT_NAMES if n not in evaluate.UNFITTED_WEIGHTS
@@ -504,23 +549,24 @@ def measured_margins(variant, positions, q: float = MARGIN_PERCENTILE) -> dict:
 
 def line_search(variant, fens: list, teacher_cp: list, name: str, values: list,
                 source: str = "positions") -> tuple:
-    """(teacher scale, [error for each value of weight `name`]), the other weights as they
-    are; the scale is fitted once, at the weights in use."""
+    """(how the labels are scaled, as describe_scale says it, [error for each value of
+    weight `name`]), the other weights as they are; the scale is fitted once, at the
+    weights in use."""
     from fairymax import evaluate
     weights = evaluate.get_weights(variant)
     if name not in weights or not isinstance(weights[name], int):
         raise UsageError(f"{name} is not a single weight of {variant.spec.name}")
     positions = position_set(variant, fens, source)
-    scale = fit_scale(positions, teacher_cp)
-    targets = [sigmoid(cp / scale) for cp in teacher_cp]
+    k, teacher_scale = label_scale(positions, teacher_cp)
+    targets = label_targets(teacher_cp, teacher_scale)
     errors = []
     try:
         for value in values:
             evaluate.set_weights(variant, {name: value})
-            errors.append(mean_error(positions, targets))
+            errors.append(mean_error(positions, targets, k))
     finally:
         evaluate.set_weights(variant, weights)
-    return scale, errors
+    return describe_scale(k, teacher_scale), errors
 
 
 # ---------------------------------------------------------------- command line
@@ -586,7 +632,7 @@ def main(argv: list | None = None) -> int:
 
 
 def read_labelled(names: list) -> tuple:
-    """(FENs, teacher centipawns) of labelled files, at least 100 positions."""
+    """(FENs, labels) of labelled files (load_labels), at least 100 positions."""
     fens, teacher_cp = [], []
     for path in map(Path, names):
         if not path.is_file():
@@ -656,7 +702,7 @@ def run(args) -> int:
             raise UsageError(f"--values {args.values}: integers separated by commas, please")
         fens, teacher_cp = read_labelled(args.labels)
         scale, errors = line_search(variant, fens, teacher_cp, args.weight, values, " ".join(args.labels))
-        print(f"{len(fens)} positions, teacher scale {scale:.3f}")
+        print(f"{len(fens)} positions, {scale}")
         for value, error in zip(values, errors):
             print(f"{args.weight} {value}: {error:.7f}")
     elif args.command == "margins":

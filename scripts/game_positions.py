@@ -9,7 +9,10 @@ against a stronger opponent hold what we lose, e.g. its attacks on our royal.
         > ~/.cache/fairymax/capa_fsfgames.fen
 
 The positions kept are those `tune positions` writes (fairymax.tune.is_sample: quiet,
-past the opening), each (board, turn, castling) once.
+past the opening), each (board, turn, castling) once.  With --results each line is
+already labelled by its game's result for the side to move (`FEN;=1`, `=0.5`, `=0`), for
+`tune fit` to fit the evaluation to what the games came to (Texel's method); unfinished
+games are left out then.
 """
 from __future__ import annotations
 
@@ -17,18 +20,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from fairymax.tune import is_sample
+from fairymax.tune import RESULT_MARK, is_sample
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from move_quality import games  # noqa: E402
 
 
-def quiet_positions(variant: str, pgns: list[Path]):
-    """The quiet positions' FENs of every game, each once."""
+WHITE_SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def quiet_positions(variant: str, pgns: list[Path], results: bool = False):
+    """The quiet positions' FENs of every game, each once; with `results`, labelled by
+    the game's result for the side to move."""
     from fairymax.board import Board
     seen = set()
     for pgn in pgns:
         for tags, moves in games(pgn):
+            white_score = WHITE_SCORE.get(tags.get("Result", "*"))
+            if results and white_score is None:
+                continue
             board = Board.from_name(variant)
             if "FEN" in tags:
                 board.set_fen(tags["FEN"])
@@ -40,7 +50,11 @@ def quiet_positions(variant: str, pgns: list[Path]):
                     position = " ".join(fen.split()[:3])
                     if position not in seen:
                         seen.add(position)
-                        yield fen
+                        if results:
+                            score = white_score if fen.split()[1] == "w" else 1.0 - white_score
+                            yield f"{fen};{RESULT_MARK}{score:g}"
+                        else:
+                            yield fen
                 last_was_capture = board.is_capture(move)
                 board.push(move)
 
@@ -49,9 +63,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", required=True)
     parser.add_argument("pgn", type=Path, nargs="+")
+    parser.add_argument("--results", action="store_true",
+                        help="label each position by its game's result for the side to move")
     args = parser.parse_args()
     try:
-        for fen in quiet_positions(args.variant, args.pgn):
+        for fen in quiet_positions(args.variant, args.pgn, args.results):
             print(fen)
     except (KeyError, ValueError, OSError) as exc:
         print(f"game_positions: {exc}", file=sys.stderr)

@@ -37,6 +37,19 @@ def test_quiet_positions_each_once(tmp_path):
     assert list(game_positions.quiet_positions("normal", [pgn])) == [fen_before(p) for p in KEPT_PLIES]
 
 
+def test_positions_labelled_by_the_games_result(tmp_path):
+    """--results: each position with its game's result for the side to move (White won:
+    =1 with White to move, =0 with Black); an unfinished game gives none."""
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(pgn_text(rounds=1) + pgn_text(rounds=1).replace('[Result "*"]', '[Result "1-0"]'))
+    labelled = list(game_positions.quiet_positions("normal", [pgn], results=True))
+    expected = []
+    for ply in KEPT_PLIES:
+        fen = fen_before(ply)
+        expected.append(f"{fen};=1" if fen.split()[1] == "w" else f"{fen};=0")
+    assert labelled == expected         # the same positions of the unfinished game first: skipped
+
+
 @pytest.mark.parametrize("args, says", [
     (["--variant", "normal", "/nonexistent.pgn"], "No such file"),
     (["--variant", "no-such-variant", "PGN"], "unknown variant"),

@@ -94,6 +94,37 @@ def test_fit_recovers_a_weight_from_its_own_labels(chess, tmp_path):
     assert len(train) == 13 and train[-1] < train[0]
 
 
+def test_fit_to_game_results(chess, tmp_path):
+    """Labels `=1`, `=0.5`, `=0` are game results for the side to move: they are the
+    targets themselves, matched by sigmoid(k * eval) with k fitted (Texel's method), and
+    the fit lowers the error.  A result other than those three, or results mixed with
+    teacher scores, is bad input."""
+    fens = tmp_path / "pos.fen"
+    with fens.open("w") as f:
+        tune.self_play_positions(chess, tune.read_openings(str(OPENINGS)), 12, 300, 5, f)
+    fens = fens.read_text().splitlines()
+    scores = evaluate.PositionSet(chess, fens).evaluate()
+    labels = tmp_path / "pos.lab"
+    labels.write_text("".join(f"{fen};={1 if s > 60 else 0 if s < -60 else 0.5}\n"
+                              for fen, s in zip(fens, scores)))
+    fens, results = tune.load_labels(labels)
+    k, teacher_scale = tune.label_scale(evaluate.PositionSet(chess, fens), results)
+    assert k > 0 and teacher_scale is None
+    targets = tune.label_targets(results, teacher_scale)
+    assert targets == [float(r) for r in results] and set(targets) == {0.0, 0.5, 1.0}
+    evaluate.set_weights(chess, {"mobility": 8})
+    errors = []
+    tune.fit(chess, fens, results, 6, 1.0, errors.append)
+    assert errors[0].startswith("game results: sigmoid(")
+    train = [float(re.search(r"train (\S+)", line).group(1)) for line in errors if "train" in line]
+    assert train[-1] < train[0]
+    labels.write_text(f"{fens[0]};=0.7\n")
+    with pytest.raises(tune.UsageError, match="bad score '=0.7'"):
+        tune.load_labels(labels)
+    with pytest.raises(tune.UsageError, match="mix"):
+        tune.label_scale(evaluate.PositionSet(chess, fens[:2]), [results[0], 30.0])
+
+
 def test_line_search_finds_the_weight_that_made_the_labels(chess, tmp_path):
     """Labels from our evaluation with low_mobility 10, the search started at 0 (where it
     fits the teacher's scale): of 0, 10 and 20 the least error is at 10, and the weights
