@@ -165,14 +165,17 @@ class UciTeacher:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
+    def read_line(self) -> str:
+        line = self.proc.stdout.readline()
+        if not line:
+            raise UsageError("the teacher engine quit")
+        return line.strip()
+
     def wait(self, word: str) -> list:
         lines = []
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise UsageError("the teacher engine quit")
-            lines.append(line.strip())
-            if line.startswith(word):
+            lines.append(self.read_line())
+            if lines[-1].startswith(word):
                 return lines
 
     def score(self, fen: str, nodes: int) -> int | None:
@@ -186,7 +189,7 @@ class UciTeacher:
                 i = words.index("score")
                 kind, value = words[i + 1], int(words[i + 2])
                 score = value if kind == "cp" else (MATE_LABEL if value > 0 else -MATE_LABEL)
-        return None if score is None else max(-MATE_LABEL, min(MATE_LABEL, score))
+        return None if score is None else clamped_label(score)
 
     def static_score(self, fen: str) -> int | None:
         """The teacher's static evaluation, in centipawns for the side to move: the
@@ -196,20 +199,22 @@ class UciTeacher:
         None in check (`none (in check)`)."""
         self.send(f"position fen {fen}")
         self.send("eval")
-        while True:
-            words = self.wait("")[-1].replace(":", " ").split()
-            if words[:1] in (["Total"], ["Final"]) and words[1:2] == ["evaluation"]:
-                break
+        words: list = []
+        while words[:1] not in (["Total"], ["Final"]) or words[1:2] != ["evaluation"]:
+            words = self.read_line().replace(":", " ").split()
         try:
             white_cp = round(float(words[2]) * 100)
         except (IndexError, ValueError):
             return None
-        white_to_move = fen.split()[1] == "w"
-        return max(-MATE_LABEL, min(MATE_LABEL, white_cp if white_to_move else -white_cp))
+        return clamped_label(white_cp if fen.split()[1] == "w" else -white_cp)
 
     def close(self) -> None:
         self.send("quit")
         self.proc.wait(timeout=10)
+
+
+def clamped_label(cp: int) -> int:
+    return max(-MATE_LABEL, min(MATE_LABEL, cp))
 
 
 def without_halfmove_clock(fen: str) -> str:
@@ -279,10 +284,10 @@ def label_scale(positions, labels: list) -> tuple:
     scale (k = 1); game results are matched as they are, k the factor that best matches
     our evaluation to them (Texel's), K None."""
     if all(isinstance(label, ResultLabel) for label in labels):
-        return fit_scale(positions, labels, results=True), None
+        return fit_scale(positions, label_targets(labels, None)), None
     if any(isinstance(label, ResultLabel) for label in labels):
         raise UsageError("labels mix game results and teacher scores")
-    return 1.0, fit_scale(positions, labels)
+    return 1.0, fit_scale(positions, label_targets(labels, 1.0))
 
 
 def label_targets(labels: list, teacher_scale) -> list:
@@ -307,20 +312,22 @@ def position_set(variant, fens: list, source: str):
         raise UsageError(f"{source}: {exc}")
 
 
-def mean_error(positions, targets: list, k: float = 1.0) -> float:
-    scores = positions.evaluate()
+def squared_error(scores: list, targets: list, k: float = 1.0) -> float:
+    """The mean of (target - sigmoid(k * score))^2."""
     return sum((t - sigmoid(k * s)) ** 2 for s, t in zip(scores, targets)) / max(len(targets), 1)
 
 
-def fit_scale(positions, teacher_cp: list, results: bool = False) -> float:
-    """The factor K that best matches sigmoid(K * eval) to sigmoid(teacher): the teacher
-    counts in its own centipawns, and the fit must not rescale every weight.  With
-    `results` the labels are game results, matched as they are."""
+def mean_error(positions, targets: list, k: float = 1.0) -> float:
+    return squared_error(positions.evaluate(), targets, k)
+
+
+def fit_scale(positions, targets: list) -> float:
+    """The factor K that best matches sigmoid(K * eval) to the targets (win chances): a
+    teacher counts in its own centipawns, and the fit must not rescale every weight."""
     scores = positions.evaluate()
-    teacher = list(teacher_cp) if results else [sigmoid(cp) for cp in teacher_cp]
 
     def error(k: float) -> float:
-        return sum((t - sigmoid(k * s)) ** 2 for s, t in zip(scores, teacher)) / len(scores)
+        return squared_error(scores, targets, k)
     low, high = 0.2, 5.0
     for _ in range(40):         # golden-section search; the error is unimodal in K
         a = high - (high - low) / 1.618

@@ -23,10 +23,8 @@ from pathlib import Path
 from fairymax.tune import RESULT_MARK, is_sample
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from match import score_of  # noqa: E402
 from move_quality import games  # noqa: E402
-
-
-WHITE_SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def quiet_positions(variant: str, pgns: list[Path], results: bool = False):
@@ -36,8 +34,8 @@ def quiet_positions(variant: str, pgns: list[Path], results: bool = False):
     seen = set()
     for pgn in pgns:
         for tags, moves in games(pgn):
-            white_score = WHITE_SCORE.get(tags.get("Result", "*"))
-            if results and white_score is None:
+            result = tags.get("Result", "*")
+            if results and score_of(result, True) is None:
                 continue
             board = Board.from_name(variant)
             if "FEN" in tags:
@@ -51,7 +49,7 @@ def quiet_positions(variant: str, pgns: list[Path], results: bool = False):
                     if position not in seen:
                         seen.add(position)
                         if results:
-                            score = white_score if fen.split()[1] == "w" else 1.0 - white_score
+                            score = score_of(result, fen.split()[1] == "w")
                             yield f"{fen};{RESULT_MARK}{score:g}"
                         else:
                             yield fen

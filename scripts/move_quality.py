@@ -181,5 +181,6 @@ def paired_difference(candidate: list[int], control: list[int]) -> str:
     mean, error = paired.mean_and_error([ours - theirs for ours, theirs in zip(candidate, control)])
     return f"mean loss {mean:+.1f} cp, SE {error:.1f}"
 
+
 if __name__ == "__main__":
     sys.exit(main())
