@@ -69,7 +69,9 @@ cdef struct EvalInfo:
     int threat_value[MAX_TYPES] # the ini value, 0 for royals: a piece is threatened by
                                 # a piece worth THREAT_GAP less (W_PIECE_THREAT)
     int full_material           # non-pawn material of one side at the start position (>= 1)
-    int centre[NSQ]             # 0 (corner) .. 16 (centre): closeness to the centre
+    int lone_maters             # bit t set: type t and its royal force mate on a bare
+                                # royal (see lone_mater)
+    int centre[NSQ]             # 0 (edge) .. 16 (centre): closeness to the centre
     int w[N_WEIGHTS]            # the variant's weights
 
 cdef class EvalCache:

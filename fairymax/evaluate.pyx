@@ -32,7 +32,9 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   royal, and each piece's attacks on them
   weighted by its type (king_zone_X, 0 unless a variant's weights set them);
   spare royals (Spartan) worth |value| each beyond the first; mop-up
-  against a bare royal (drive it to the edge, bring the royals together);
+  against a bare royal (drive it to the edge, bring the royals together) with
+  pawns, two pieces or one that mates alone; a bare royal against a royal and one
+  piece that cannot mate alone (a knight, a khon, a ferz) is a dead draw;
   a drawish-material scale (no pawns, less than a minor ahead); a tempo for the
   side to move, by the game phase (a teacher's search scores count the move it has,
   a static score does not; in the end game the move is worth little, or harms);
@@ -155,7 +157,7 @@ TABLE_DEFAULT_WEIGHTS = ("centre_spread", "advance")
 cdef enum:
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
-    MOPUP_MATERIAL = 400    # mop-up only with at least this much (a lone minor can't mate)
+    DEAD_DRAW_SCALE = 16    # a lone piece that cannot mate against a bare royal
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     WEAK_PROMOTION = 250    # a pawn promoting to a piece worth less (met, ferz) gains less
@@ -465,6 +467,43 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
     return total
 
 
+cdef inline bint plain_ray(int mode):
+    """Is the ray a plain step, leap or slide, with none of Fairy-Max's higher mode bits
+    (bent, multi-leg or cylinder rays)?"""
+    return (mode & ~(M_CAPTURE | M_QUIET | M_LEAP | M_HOP)) == 0
+
+
+cdef set capture_slides(const Rules* r, int t):
+    """The steps of type t's plain capturing slides."""
+    cdef int k
+    return {r.ray_step[k] for k in range(r.first_ray[t], r.first_ray[t + 1])
+            if r.ray_mode[k] & M_CAPTURE and not r.ray_mode[k] & (M_LEAP | M_HOP) and plain_ray(r.ray_mode[k])}
+
+
+cdef bint keeps_square_colour(const Rules* r, int t):
+    """Does every ray of type t keep to its square colour (a bishop, ferz, alfil)?"""
+    cdef int k
+    return all(plain_ray(r.ray_mode[k]) and step_parity(r.ray_step[k]) == 0
+               for k in range(r.first_ray[t], r.first_ray[t + 1]))
+
+
+cdef bint lone_mater(const Rules* r, int t):
+    """Can one piece of type t, with its royal's help, force mate on a bare royal?
+    Read off the rays: capturing slides in the four directions of ranks and files
+    (rook, queen, chancellor; not a lance), the four diagonal ones on a piece that
+    can change its square colour (archbishop; a bishop cannot), or steps that
+    capture in all eight directions around it (a commoner, a second king).
+    Knights, khons, ferzes, alfils and the like cannot."""
+    cdef int k
+    slides = capture_slides(r, t)
+    steps = {r.ray_step[k] for k in range(r.first_ray[t], r.first_ray[t + 1])
+             if r.ray_mode[k] & M_CAPTURE and not r.ray_mode[k] & M_HOP and plain_ray(r.ray_mode[k])}
+    orthogonal = {1, -1, STRIDE, -STRIDE}
+    diagonal = {STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1}
+    return (orthogonal <= slides or (diagonal <= slides and not keeps_square_colour(r, t))
+            or orthogonal | diagonal <= steps)
+
+
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     """Derive the per-variant constants of the evaluation from its Rules and start setup."""
     cdef const Rules* r = &variant.rules
@@ -489,8 +528,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         e.mob_first[t] = n
         rays = range(r.first_ray[t], r.first_ray[t + 1]) if 1 <= t <= r.num_types else ()
         counted = [k for k in rays if r.ray_mode[k] & (M_CAPTURE | M_QUIET)]
-        slides = [k for k in counted
-                  if not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0]
+        slides = [k for k in counted if not (r.ray_mode[k] & (M_LEAP | M_HOP)) and plain_ray(r.ray_mode[k])]
         if e.royal[t] or not (slides or own_mobility.get(t, 0)):
             counted = slides = []
         e.mob_weight[t] = (weights["mobility"] if slides else 0) + own_mobility.get(t, 0)
@@ -518,13 +556,10 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         if not FIRST_PIECE_TYPE <= t <= r.num_types or e.royal[t] or r.value[t] <= 0:
             continue
         rays = range(r.first_ray[t], r.first_ray[t + 1])
-        slides = {r.ray_step[k] for k in rays if r.ray_mode[k] & M_CAPTURE
-                  and not (r.ray_mode[k] & (M_LEAP | M_HOP)) and (r.ray_mode[k] & ~0xF) == 0}
+        slides = capture_slides(r, t)
         e.file_slider[t] = (STRIDE in slides or -STRIDE in slides) and not (
             slides & {STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1})
-        e.colour_bound[t] = r.value[t] >= PAIR_MIN_VALUE and all(
-            (r.ray_mode[k] & ~0xF) == 0 and step_parity(r.ray_step[k]) == 0
-            for k in rays)
+        e.colour_bound[t] = r.value[t] >= PAIR_MIN_VALUE and keeps_square_colour(r, t)
         if not slides:
             for k in rays:
                 if r.ray_mode[k] & M_CAPTURE:
@@ -550,6 +585,10 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     # what Position.piece_material counts, of one side's pieces at the start
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
+    e.lone_maters = 0
+    for t in range(FIRST_PIECE_TYPE, r.num_types + 1):
+        if not e.royal[t] and r.value[t] > 0 and lone_mater(r, t):
+            e.lone_maters |= 1 << t
     for sq in range(NSQ):
         e.centre[sq] = 0
         if r.is_board[sq]:
@@ -942,7 +981,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int pawn_files[2]          # bit f: the colour has a pawn on file f
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = incremental_score(p, r, e)
-    cdef int total, partial, winner, loser, dist
+    cdef int total, partial, winner, loser, dist, maters
     cdef int hand_units[2]          # drop games: what each side could drop (pawn 1, piece 2)
     cdef ScoreEntry* cached
 
@@ -1036,16 +1075,21 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             bonus = piece_terms(p, r, e, c, royal_sq[1 - c], pawn_files, phase[c])
             total += bonus if c == 0 else -bonus
 
-    # mop-up against a bare royal; drawish material without pawns (neither in drop
-    # games, where captured pieces come back)
+    # a bare royal: mated with pawns, two pieces or one that mates alone (mop-up),
+    # else a dead draw (not where a bare royal loses); drawish material without pawns
+    # (none of these in drop games, where captured pieces come back)
     if not r.drops:
         winner = 0 if total > 0 else 1
         loser = 1 - winner
-        if pawns[loser] == 0 and others[loser] == 0 and (npm[winner] >= MOPUP_MATERIAL or pawns[winner]) \
-                and royal_sq[0] >= 0 and royal_sq[1] >= 0:
+        maters = p.types_present[winner] & e.lone_maters
+        if pawns[loser] == 0 and others[loser] == 0 and royal_sq[0] >= 0 and royal_sq[1] >= 0 \
+                and (pawns[winner] or others[winner] >= 2 or maters):
             dist = royal_distance(r, royal_sq[0], royal_sq[1])
             bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
             total += bonus if winner == 0 else -bonus
+        elif pawns[loser] == 0 and others[loser] == 0 and pawns[winner] == 0 and others[winner] == 1 \
+                and not r.bare_king_loses:
+            total = total // DEAD_DRAW_SCALE
         elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
             total = total // 4
     cached.full = total
@@ -1171,3 +1215,11 @@ def evaluate_board(Board board):
     cache.attach(&info)
     board.pos.psq_score = psq_total(&board.pos, board.rules)
     return evaluate(&board.pos, board.rules, &info, -100000, 100000)
+
+
+def lone_mater_letters(Variant variant) -> str:
+    """The letters of the piece types that mate a bare royal alone (see lone_mater)."""
+    cdef const Rules* r = &variant.rules
+    letters = type_letters(variant)
+    return "".join(sorted({letters[t] for t in range(FIRST_PIECE_TYPE, r.num_types + 1)
+                           if r.value[t] > 0 and lone_mater(r, t)}))

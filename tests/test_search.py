@@ -9,7 +9,7 @@ from conftest import board_of
 from fairymax.board import Board
 from fairymax.search import FEATURES, MATE, Searcher, SearchInfo, static_exchange
 from fairymax.evaluate import (SEARCH_WEIGHTS, WEIGHT_DEFAULTS, evaluate_board, forget_weights, get_weights,
-                               init_psq, set_weights)
+                               init_psq, lone_mater_letters, set_weights)
 
 MATE_BOUND = MATE - 200
 
@@ -377,6 +377,26 @@ def test_evaluation_symmetric_and_material():
     assert evaluate_board(up_a_queen) > 700
     mirrored = board_at("normal", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1")
     assert evaluate_board(mirrored) == evaluate_board(up_a_queen)
+
+
+@pytest.mark.parametrize("variant, maters", [("normal", "QR"), ("makruk", "R"), ("courier", "Rm"),
+                                             ("capablanca", "ACQR"), ("shogi", "DHR")])
+def test_pieces_that_mate_alone_are_read_off_the_rays(variant, maters):
+    """Rook, queen, chancellor, archbishop, courier's mann (a commoner) and shogi's
+    promoted rook and bishop mate a bare king with their own; the bishop, knight,
+    ferz, met, khon and shogi's lance (a rook's move forward only) do not."""
+    letters = lone_mater_letters(Board.from_name(variant).variant)
+    assert set(maters) <= set(letters)
+    assert not set(letters) & set("bnfmslp") - set(maters)
+
+
+def test_a_lone_piece_that_cannot_mate_is_a_dead_draw():
+    """A makruk knight (worth more than the 400 that once marked mating material) and a
+    bishop cannot mate alone: with one against a bare king the score is near zero;
+    with a pawn beside it, still a win."""
+    assert abs(evaluate_board(board_at("makruk", "8/8/8/3k4/8/3K4/4N3/8 b - - 0 1"))) < 50
+    assert evaluate_board(board_at("makruk", "8/8/8/3k4/8/3KP3/4N3/8 b - - 0 1")) < -300
+    assert abs(evaluate_board(board_at("capablanca", "10/10/10/4k5/10/4K5/5B4/10 b - - 0 1"))) < 50
 
 
 @pytest.mark.parametrize("variant", ["capablanca", "shatranj", "makruk", "courier", "grande-acedrex",
