@@ -467,6 +467,10 @@ cdef int psq_total(const Position* p, const Rules* r) noexcept nogil:
     return total
 
 
+ORTHOGONAL_STEPS = frozenset({1, -1, STRIDE, -STRIDE})     # a rook's ray steps
+DIAGONAL_STEPS = frozenset({STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1})   # a bishop's
+
+
 cdef inline bint plain_ray(int mode):
     """Is the ray a plain step, leap or slide, with none of Fairy-Max's higher mode bits
     (bent, multi-leg or cylinder rays)?"""
@@ -498,10 +502,17 @@ cdef bint lone_mater(const Rules* r, int t):
     slides = capture_slides(r, t)
     steps = {r.ray_step[k] for k in range(r.first_ray[t], r.first_ray[t + 1])
              if r.ray_mode[k] & M_CAPTURE and not r.ray_mode[k] & M_HOP and plain_ray(r.ray_mode[k])}
-    orthogonal = {1, -1, STRIDE, -STRIDE}
-    diagonal = {STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1}
-    return (orthogonal <= slides or (diagonal <= slides and not keeps_square_colour(r, t))
-            or orthogonal | diagonal <= steps)
+    return (ORTHOGONAL_STEPS <= slides or (DIAGONAL_STEPS <= slides and not keeps_square_colour(r, t))
+            or ORTHOGONAL_STEPS | DIAGONAL_STEPS <= steps)
+
+
+cdef int lone_mater_types(const Rules* r):
+    """Bit t set: type t, a piece worth more than 0, mates a bare royal alone (lone_mater)."""
+    cdef int t, types = 0
+    for t in range(FIRST_PIECE_TYPE, r.num_types + 1):
+        if r.value[t] > 0 and lone_mater(r, t):
+            types |= 1 << t
+    return types
 
 
 cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
@@ -558,7 +569,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
         rays = range(r.first_ray[t], r.first_ray[t + 1])
         slides = capture_slides(r, t)
         e.file_slider[t] = (STRIDE in slides or -STRIDE in slides) and not (
-            slides & {STRIDE - 1, STRIDE + 1, -STRIDE - 1, -STRIDE + 1})
+            slides & DIAGONAL_STEPS)
         e.colour_bound[t] = r.value[t] >= PAIR_MIN_VALUE and keeps_square_colour(r, t)
         if not slides:
             for k in rays:
@@ -585,10 +596,7 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     # what Position.piece_material counts, of one side's pieces at the start
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
-    e.lone_maters = 0
-    for t in range(FIRST_PIECE_TYPE, r.num_types + 1):
-        if not e.royal[t] and r.value[t] > 0 and lone_mater(r, t):
-            e.lone_maters |= 1 << t
+    e.lone_maters = lone_mater_types(r)
     for sq in range(NSQ):
         e.centre[sq] = 0
         if r.is_board[sq]:
@@ -981,7 +989,7 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     cdef int pawn_files[2]          # bit f: the colour has a pawn on file f
     cdef int phase[2]               # material of colour c relative to the start, 0..256
     cdef int fast = incremental_score(p, r, e)
-    cdef int total, partial, winner, loser, dist, maters
+    cdef int total, partial, winner, loser, dist, maters, loser_bare
     cdef int hand_units[2]          # drop games: what each side could drop (pawn 1, piece 2)
     cdef ScoreEntry* cached
 
@@ -1081,14 +1089,13 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
     if not r.drops:
         winner = 0 if total > 0 else 1
         loser = 1 - winner
+        loser_bare = pawns[loser] == 0 and others[loser] == 0
         maters = p.types_present[winner] & e.lone_maters
-        if pawns[loser] == 0 and others[loser] == 0 and royal_sq[0] >= 0 and royal_sq[1] >= 0 \
-                and (pawns[winner] or others[winner] >= 2 or maters):
+        if loser_bare and royal_sq[0] >= 0 and royal_sq[1] >= 0 and (pawns[winner] or others[winner] >= 2 or maters):
             dist = royal_distance(r, royal_sq[0], royal_sq[1])
             bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
             total += bonus if winner == 0 else -bonus
-        elif pawns[loser] == 0 and others[loser] == 0 and pawns[winner] == 0 and others[winner] == 1 \
-                and not r.bare_king_loses:
+        elif loser_bare and pawns[winner] == 0 and others[winner] == 1 and not r.bare_king_loses:
             total = total // DEAD_DRAW_SCALE
         elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
             total = total // 4
@@ -1219,7 +1226,5 @@ def evaluate_board(Board board):
 
 def lone_mater_letters(Variant variant) -> str:
     """The letters of the piece types that mate a bare royal alone (see lone_mater)."""
-    cdef const Rules* r = &variant.rules
-    letters = type_letters(variant)
-    return "".join(sorted({letters[t] for t in range(FIRST_PIECE_TYPE, r.num_types + 1)
-                           if r.value[t] > 0 and lone_mater(r, t)}))
+    cdef int types = lone_mater_types(&variant.rules)
+    return "".join(sorted({letter for t, letter in type_letters(variant).items() if (types >> t) & 1}))
