@@ -40,6 +40,7 @@ import paired  # noqa: E402
 
 JUDGE = "/usr/games/fairy-stockfish"
 MATE_SCORE = 3000           # a mate, in the judge's centipawns
+CECP_ERRORS = ("Error", "tellusererror")    # replies that refuse a command
 
 
 def games(path: Path) -> list[tuple[dict, list[str]]]:
@@ -84,7 +85,9 @@ class Judge:
 def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
     """The engine's move in `fen` given `seconds` (a fresh process: nothing carries over).
     A CECP engine is told `st` (fractional seconds, which our engine takes), a UCI one
-    (command prefixed `uci:`, as in scripts/match.py) `go movetime`."""
+    (command prefixed `uci:`, as in scripts/match.py) `go movetime`.  RuntimeError if
+    the engine refuses the position (a CECP error reply: Fairy-Stockfish writes makruk
+    FENs with its counting fields, which our engine does not take) or gives no move."""
     uci = command.startswith(match.UCI_PREFIX)
     proc = subprocess.Popen(command.removeprefix(match.UCI_PREFIX).split(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
@@ -99,6 +102,8 @@ def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
         for line in proc.stdout:
             if line.startswith("bestmove " if uci else "move "):
                 return line.split()[1]
+            if not uci and line.startswith(CECP_ERRORS):
+                raise RuntimeError(f"{command} refused {fen}: {line.strip()}")
     finally:
         proc.kill()
     raise RuntimeError(f"{command} gave no move for {fen}")
@@ -148,7 +153,11 @@ def main() -> int:
         best = judge.score(fen, pyffish.legal_moves(args.variant, fen, []))
         if abs(best) > args.max_eval:
             continue
-        picks = {run: engine_move(args.engine[run[0]], args.variant, fen, run[1]) for run in runs}
+        try:
+            picks = {run: engine_move(args.engine[run[0]], args.variant, fen, run[1]) for run in runs}
+        except RuntimeError as exc:
+            print(f"move_quality: position skipped: {exc}", file=sys.stderr)
+            continue
         scores = {move: judge.score(fen, [move]) for move in set(picks.values())}
         for run in runs:
             losses[run].append(max(0, best - scores[picks[run]]))

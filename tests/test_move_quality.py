@@ -16,3 +16,16 @@ def test_a_candidate_is_compared_position_by_position():
 def test_runs_are_named_by_engine_only_where_there_are_several():
     assert move_quality.label((0, 0.3), ["ours"]) == "0.3 s"
     assert move_quality.label((1, 0.1), ["ours", "candidate"]) == "engine 2 0.1 s"
+
+
+def test_a_refused_position_raises_instead_of_waiting_for_a_move():
+    # Fairy-Stockfish's makruk FEN during a count (limit 128, count 18 in place of the
+    # e.p. field and the half-move clock): our engine refuses it with tellusererror
+    counting_fen = "8/8/s1KM4/k2S1n2/2M5/1S6/8/8 b - 128 18 74"
+    engine = f"{sys.executable} {ROOT / 'xboard.py'}"
+    try:
+        move_quality.engine_move(engine, "makruk", counting_fen, 0.1)
+    except RuntimeError as exc:
+        assert "bad FEN fields" in str(exc)
+    else:
+        raise AssertionError("a refused position gave a move")
