@@ -507,7 +507,8 @@ cdef bint lone_mater(const Rules* r, int t):
 
 
 cdef int lone_mater_types(const Rules* r):
-    """Bit t set: type t, a piece worth more than 0, mates a bare royal alone (lone_mater)."""
+    """Bit t set: type t mates a bare royal alone (lone_mater).  Only types worth more than
+    0 count: royals are worth less (see eval_info_init), so none of them is set."""
     cdef int t, types = 0
     for t in range(FIRST_PIECE_TYPE, r.num_types + 1):
         if r.value[t] > 0 and lone_mater(r, t):
@@ -1091,7 +1092,8 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
         loser = 1 - winner
         loser_bare = pawns[loser] == 0 and others[loser] == 0
         maters = p.types_present[winner] & e.lone_maters
-        if loser_bare and royal_sq[0] >= 0 and royal_sq[1] >= 0 and (pawns[winner] or others[winner] >= 2 or maters):
+        if (loser_bare and royal_sq[0] >= 0 and royal_sq[1] >= 0
+                and (pawns[winner] or others[winner] >= 2 or maters)):
             dist = royal_distance(r, royal_sq[0], royal_sq[1])
             bonus = MOPUP_EDGE * (16 - e.centre[royal_sq[loser]]) + MOPUP_CLOSE * (8 - imin(dist, 8))
             total += bonus if winner == 0 else -bonus

@@ -40,7 +40,6 @@ import paired  # noqa: E402
 
 JUDGE = "/usr/games/fairy-stockfish"
 MATE_SCORE = 3000           # a mate, in the judge's centipawns
-CECP_ERRORS = ("Error", "tellusererror")    # replies that refuse a command
 
 
 def games(path: Path) -> list[tuple[dict, list[str]]]:
@@ -86,8 +85,9 @@ def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
     """The engine's move in `fen` given `seconds` (a fresh process: nothing carries over).
     A CECP engine is told `st` (fractional seconds, which our engine takes), a UCI one
     (command prefixed `uci:`, as in scripts/match.py) `go movetime`.  RuntimeError if
-    the engine refuses the position (a CECP error reply: Fairy-Stockfish writes makruk
-    FENs with its counting fields, which our engine does not take) or gives no move."""
+    the engine refuses the position or reports a fault (a line scripts/match.py counts as a
+    CECP error: Fairy-Stockfish writes makruk FENs with its counting fields, which our
+    engine does not take) or gives no move."""
     uci = command.startswith(match.UCI_PREFIX)
     proc = subprocess.Popen(command.removeprefix(match.UCI_PREFIX).split(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
@@ -102,7 +102,7 @@ def engine_move(command: str, variant: str, fen: str, seconds: float) -> str:
         for line in proc.stdout:
             if line.startswith("bestmove " if uci else "move "):
                 return line.split()[1]
-            if not uci and line.startswith(CECP_ERRORS):
+            if not uci and match.CECP_ERROR_LINE.match(line):
                 raise RuntimeError(f"{command} refused {fen}: {line.strip()}")
     finally:
         proc.kill()

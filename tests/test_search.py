@@ -384,8 +384,8 @@ def test_evaluation_symmetric_and_material():
 def test_pieces_that_mate_alone_are_read_off_the_rays(variant, maters):
     """Rook, queen (and normal's S, a second queen), chancellor, archbishop,
     capablanca's e (it also steps like a king), courier's mann (a commoner) and
-    shogi's promoted rook and bishop mate a bare king on their own; the bishop, knight, ferz, met, khon and shogi's
-    lance (a rook's move forward only) and gold do not."""
+    shogi's promoted rook and bishop mate a bare king on their own; the bishop,
+    knight, ferz, met, khon, shogi's lance (a rook's move forward only) and gold do not."""
     assert lone_mater_letters(Board.from_name(variant).variant) == maters
 
 
