@@ -15,6 +15,7 @@ cdef struct Undo:
     int capture_index       # victim's slot in its colour's piece list
     int ep_sq, ep_sq2, ep_victim
     int halfmove
+    int count_limit, count_ply
     int checked
     key_t key
     key_t pawn_key
@@ -34,6 +35,8 @@ cdef struct Position:
     int ep_sq, ep_sq2           # squares a pawn may capture e.p. on (-1 none)
     int ep_victim               # square of the pawn taken e.p.
     int halfmove                # plies since capture or pawn move
+    int count_limit             # Thai counting: the running count's limit in plies (0: none)
+    int count_ply               # ... and its plies so far
     int checked                 # side to move in check: 1/0, -1 not yet known
     int royal_sq[2]             # square of a colour's only royal, -1 if it has 0 or several
     int ply                     # undo stack height
@@ -66,6 +69,8 @@ cdef int repetitions(const Position* p, const Rules* r) noexcept nogil
 cdef int occurrence_ply(const Position* p, const Rules* r, int nth) noexcept nogil
 cdef int perpetual_checker(const Position* p, int since) noexcept nogil
 cdef int rule_plies(const Position* p, const Rules* r) noexcept nogil
+cdef bint counting_draw(Position* p, const Rules* r) noexcept nogil
+cdef bint has_legal_move(Position* p, const Rules* r) noexcept nogil
 cdef int legal_moves(Position* p, const Rules* r, move_t* out) noexcept nogil
 cdef unsigned long long perft(Position* p, const Rules* r, int depth) noexcept nogil
 

@@ -554,6 +554,57 @@ cdef bint bare(const Position* p, const Rules* r, int side) noexcept nogil:
     return True
 
 
+cdef inline bint pawns_on_board(const Position* p) noexcept nogil:
+    return p.type_count[0][1] + p.type_count[1][2] > 0
+
+
+cdef int count_moves_of(const Position* p, const Rules* r, int side) noexcept nogil:
+    """The limit in moves of a count side would start now (Counting:): none (0) while
+    pawns are left or the other side is bare; the board's honour limit while side has
+    more than its royal; else the pieces' honour limit the other side's pieces set."""
+    cdef int other = side ^ 1, k, t, pieces
+    if pawns_on_board(p) or bare(p, r, other):
+        return 0
+    if not bare(p, r, side):
+        return r.count_moves
+    for k in range(r.count_honours):
+        pieces = 0
+        for t in range(1, r.num_types + 1):
+            if (r.count_types[k] >> t) & 1:
+                pieces += p.type_count[other][t]
+        if pieces >= r.count_needed[k]:
+            return r.count_honour_moves[k]
+    return r.count_moves
+
+
+cdef void update_count(Position* p, const Rules* r, piece_t victim, int promoted) noexcept nogil:
+    """Thai counting after a move (p.stm is the side to move next), as Fairy-Stockfish
+    counts.  A running count goes on.  A bare royal that took the last pawn starts its
+    pieces' honour count.  Else, while no count runs, the side to move starts one when
+    it may; and a side just left bare by a capture or a promotion starts its pieces'
+    honour count, which begins at the number of pieces on the board."""
+    cdef int mover = p.stm ^ 1, moves, pieces = p.pcount[0] + p.pcount[1]
+    if p.count_limit:
+        p.count_ply += 1
+    if victim and (victim & TYPE_MASK) <= 2 and bare(p, r, mover):
+        moves = count_moves_of(p, r, mover)
+        if moves:
+            p.count_limit = 2 * moves
+            p.count_ply = 2 * pieces - 1        # counted as if from before the capture
+    if not p.count_limit or ((victim or promoted) and bare(p, r, p.stm)):
+        moves = count_moves_of(p, r, p.stm)
+        if moves:
+            p.count_limit = 2 * moves
+            p.count_ply = 2 * pieces if bare(p, r, p.stm) else 0
+
+
+cdef bint counting_draw(Position* p, const Rules* r) noexcept nogil:
+    """The count has passed its limit and the side to move is not mated: a draw."""
+    if not (r.counting_draws and p.count_limit and p.count_ply > p.count_limit):
+        return False
+    return not in_check(p, r) or has_legal_move(p, r)
+
+
 cdef bint bared_out(const Position* p, const Rules* r) noexcept nogil:
     """Shatranj's rule (BareKing: loss): the side that just moved is left with only its
     royal while the side to move has more, so the side to move has won."""
@@ -758,6 +809,8 @@ cdef inline void save_state(const Position* p, Undo* u) noexcept nogil:
     u.ep_sq2 = p.ep_sq2
     u.ep_victim = p.ep_victim
     u.halfmove = p.halfmove
+    u.count_limit = p.count_limit
+    u.count_ply = p.count_ply
     u.checked = p.checked
     u.key = p.key
     u.pawn_key = p.pawn_key
@@ -769,6 +822,8 @@ cdef inline void restore_state(Position* p, const Undo* u) noexcept nogil:
     p.ep_sq2 = u.ep_sq2
     p.ep_victim = u.ep_victim
     p.halfmove = u.halfmove
+    p.count_limit = u.count_limit
+    p.count_ply = u.count_ply
     p.checked = u.checked
     p.key = u.key
     p.pawn_key = u.pawn_key
@@ -939,7 +994,11 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
         recompute_royal(p, r, opp)
     p.key = key ^ r.zobrist_side
     p.psq_score = psq
-    return pass_turn(p, r, m)
+    if not pass_turn(p, r, m):
+        return False
+    if r.count_moves:
+        update_count(p, r, victim, promo)
+    return True
 
 
 cdef void unmake_move(Position* p, const Rules* r) noexcept nogil:
@@ -1140,19 +1199,26 @@ EP_FIELD = re.compile(r"^[a-z]\d+$")
 MAX_FEN_COUNTER = 1000000       # half-move clock and move number (kept in C ints)
 
 
-def split_fen_tail(list fields):
+def split_fen_tail(list fields, bint counting=False):
     """The FEN fields after the side to move -> (castling, e.p. square, [counters]).
 
     XBoard leaves the castling field out for variants without castling and the e.p.
     field for variants without e.p. (`w - 0 1`, `b 0 1`), so the fields are told apart
     by their content: trailing numbers are the move counters, a square is the e.p.
-    field, anything else (KQkq, file letters, '-') comes first and is the castling field."""
+    field, anything else (KQkq, file letters, '-') comes first and is the castling field.
+    With counting (Counting:), a third number before the counters stands in the e.p.
+    field's place: the running count's limit in plies, as Fairy-Stockfish writes it
+    (`b - 128 18 74`: limit 128, count 18, move 74); it is returned as the e.p. field."""
     rest = list(fields)
     counters = []
     while rest and len(counters) < 2 and rest[len(rest) - 1].isdigit():   # no wraparound here
         counters.insert(0, int(rest.pop()))
         if counters[0] > MAX_FEN_COUNTER:
             raise ValueError(f"move counter {counters[0]} out of range")
+    if counting and len(counters) == 2 and rest and rest[len(rest) - 1].isdigit() and len(rest) <= 2:
+        if int(rest[len(rest) - 1]) > MAX_FEN_COUNTER:
+            raise ValueError(f"count limit {rest[len(rest) - 1]} out of range")
+        return (rest[0] if len(rest) == 2 else "-"), rest[len(rest) - 1], counters
     if len(rest) > 2 or any(text.lstrip("-").isdigit() for text in rest):
         raise ValueError(f"bad FEN fields '{' '.join(fields)}'")
     if len(rest) == 2:
@@ -1340,9 +1406,17 @@ cdef class Board:
         if side_field not in ("w", "b"):
             raise ValueError(f"bad side to move '{side_field}'")
         p.stm = 0 if side_field == "w" else 1
-        castling, ep, counters = split_fen_tail(fields[2:])
+        castling, ep, counters = split_fen_tail(fields[2:], r.count_moves > 0)
         self._set_virgin(castling)
-        if ep != "-":
+        p.halfmove = counters[0] if counters else 0
+        if ep.isdigit():
+            # a count runs: its limit is here and its plies in the clock's place, and
+            # the fifty-move clock is not written, so it starts again (no false claim)
+            p.count_limit = int(ep)
+            if p.count_limit:
+                p.count_ply = p.halfmove
+                p.halfmove = 0
+        elif ep != "-":
             sq = self._parse_square(ep)
             if sq < 0:
                 raise ValueError(f"bad e.p. square '{ep}'")
@@ -1356,7 +1430,6 @@ cdef class Board:
                     p.ep_sq = sq
                     p.ep_victim = victim
                     break
-        p.halfmove = counters[0] if counters else 0
         fullmove = counters[1] if len(counters) > 1 else 1
         self._finish_setup()
         for side in range(2):
@@ -1479,10 +1552,13 @@ cdef class Board:
                         own += "ABCDEFGHIJKLMN"[f]
             rights += own if side == 0 else own.lower()
         ep = self.square_name(p.ep_sq) if p.ep_sq >= 0 else "-"
+        clock = p.halfmove
+        if p.count_limit:           # Fairy-Stockfish's counting FEN (see split_fen_tail)
+            ep, clock = str(p.count_limit), p.count_ply
         if r.gating or r.drops:
             rows[len(rows) - 1] += "[" + self.holdings(0) + self.holdings(1) + "]"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[p.stm], rights or "-", ep,
-                                      p.halfmove, 1 + (self.fullmove_offset + len(self.history)) // 2)
+                                      clock, 1 + (self.fullmove_offset + len(self.history)) // 2)
 
     def holdings(self, int side) -> str:
         """The pieces in side's hand as FEN letters (upper case for White), in ini order."""
@@ -1697,7 +1773,8 @@ cdef class Board:
 
     def variant_rule_ending(self):
         """(result, comment, rule) if the game just ended by a rule of the variant beyond
-        mate, stalemate and draws: rule "hill" (king of the hill) or "bare-king"."""
+        mate, stalemate, repetition and the fifty-move rule: rule "hill" (king of the
+        hill), "bare-king" or "counting" (the Thai count passed its limit)."""
         cdef const Rules* r = self.rules
         cdef int side = self.pos.stm, mover = side ^ 1
         if r.hill and hill_reached(&self.pos, r, mover):
@@ -1706,6 +1783,8 @@ cdef class Board:
             return "1/2-1/2", "Bare kings", "bare-king"
         if bared_out(&self.pos, r):
             return winner_text(side), f"{colour_name(mover)} has a bare king", "bare-king"
+        if counting_draw(&self.pos, r):
+            return "1/2-1/2", "Draw by counting rule", "counting"
         return None
 
     def repetition_ending(self):

@@ -83,6 +83,15 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
     No drop of the piece on a file where its side has one already (shogi's nifu).
 ``NoDropMate: P``
     A drop of the piece may not mate (shogi's uchifuzume).
+``Counting: 64 RR=8 R=16 SS=22 NN=32 S=44``
+    Thai counting (makruk), as Fairy-Stockfish applies it.  Once no pawns are left
+    and both sides have more than their royal, the side to move starts the board's
+    honour count of the first number of moves.  A side left with its royal alone
+    counts the pieces' honour instead, from the number of pieces on the board: the
+    first ``LETTERS=MOVES`` whose pieces the other side has (``RR``: two rooks or
+    more) gives its limit, else the first number.  The game is drawn once the count
+    passes its limit, unless the side to move is mated.  Fairy-Max reads the line as
+    a comment and plays such a game by the fifty-move rule alone.
 The lines from ``Drops:`` on are rules Fairy-Max lacks: they need a block headed
 ``Game+: name``, which Fairy-Max skips.
 
@@ -124,7 +133,7 @@ _INT_RE = re.compile(r"^[+-]?\d+$")
 _HEX_RE = re.compile(r"^[0-9A-Fa-f]{1,8}$")
 _GUI_RE = re.compile(r"^[A-Za-z]&?\s+\S")
 _EXT_RE = re.compile(r"^(promote|bareking|stalemate|gating|drops|region|rayranks|facingroyals|start|mirror|"
-                     r"promotes|promotionzone|oneperfile|nodropmate|repetition|perpetualcheck|fiftymoves)\s*:(.*)$",
+                     r"promotes|promotionzone|oneperfile|nodropmate|repetition|perpetualcheck|fiftymoves|counting)\s*:(.*)$",
                      re.IGNORECASE)
 
 
@@ -206,6 +215,10 @@ class VariantSpec:
     repetition_count: int = 3              # Repetition: N, the occurrence that ends the game
     perpetual_check_loses: bool = False    # PerpetualCheck: loss
     checks_not_counted: bool = False       # FiftyMoves: checks-excluded
+    # Counting: the board's honour limit in moves (0: no counting) and the pieces'
+    # honour limits, each (upper-case letters the other side must have, moves)
+    counting_moves: int = 0
+    counting_honours: list[tuple[str, int]] = field(default_factory=list)
     start_fen: str | None = None           # Start: FEN, instead of the setup lines
     no_promotion: bool = False             # Promote: none
     mirror: str = ""                       # Mirror: letters of one-type-for-both-colours pieces
@@ -464,6 +477,33 @@ def _parse_letters(text: str, spec: VariantSpec, key: str, where: tuple[str, int
     return letters
 
 
+MAX_COUNTING_MOVES = 500     # a count limit in moves, far beyond any rule's
+MAX_COUNTING_HONOURS = 8     # LETTERS=MOVES entries of a Counting: line (variant.pxd)
+
+
+def _parse_counting(text: str, spec: VariantSpec, where: tuple[str, int]) -> tuple[int, list[tuple[str, int]]]:
+    """``Counting: 64 RR=8 R=16``: the board's honour limit, then LETTERS=MOVES pairs."""
+    first, *pairs = text.split() or [""]
+    honours: list[tuple[str, int]] = []
+    for token in pairs:
+        m = re.fullmatch(r"([A-Za-z]+)=(\d+)", token)
+        if not m:
+            raise IniError(*where, f"Counting: expected LETTERS=MOVES pairs after the limit, got '{token}'")
+        letters, moves = m.group(1).upper(), int(m.group(2))
+        if len(set(letters)) != 1 or not spec.piece_number(letters[0], 0):
+            raise IniError(*where, f"Counting: '{letters}' is not one piece of {spec.name}, written once "
+                                   "for each piece needed")
+        if not 1 <= moves <= MAX_COUNTING_MOVES:
+            raise IniError(*where, f"Counting: {moves} moves is not within 1-{MAX_COUNTING_MOVES}")
+        honours.append((letters, moves))
+    if not first.isdigit() or not 1 <= int(first) <= MAX_COUNTING_MOVES:
+        raise IniError(*where, f"Counting: expected the board's honour limit in moves (1-{MAX_COUNTING_MOVES}) "
+                               f"first, got '{first}'")
+    if len(honours) > MAX_COUNTING_HONOURS:
+        raise IniError(*where, f"Counting: at most {MAX_COUNTING_HONOURS} LETTERS=MOVES pairs")
+    return int(first), honours
+
+
 def _parse_promotions(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict[str, str]:
     """``Promotes: P=T L=Y``: upper-case letter of a piece -> that of the piece it may become."""
     promotions: dict[str, str] = {}
@@ -685,6 +725,8 @@ class _Reader:
                 spec.perpetual_check_loses = _flag(value, "loss", "PerpetualCheck", where)
             elif key == "fiftymoves":
                 spec.checks_not_counted = _flag(value, "checks-excluded", "FiftyMoves", where)
+            elif key == "counting":
+                spec.counting_moves, spec.counting_honours = _parse_counting(value, spec, where)
             elif key == "mirror":
                 spec.mirror = _parse_letters(value, spec, "Mirror", where)
                 for c in spec.mirror:
@@ -715,6 +757,8 @@ class _Reader:
         if (spec.drop_one_per_file or spec.drop_may_not_mate) and spec.drops is None:
             lineno = key_line.get("oneperfile") or key_line["nodropmate"]
             raise self.error(lineno, "OnePerFile: and NoDropMate: need a Drops: line")
+        if spec.counting_moves and spec.drops is not None:
+            raise self.error(key_line["counting"], "Counting: does not go with Drops: (pieces come back from hand)")
         if spec.gating is None and spec.name == "seirawan" and len(spec.pieces) >= 10:
             spec.gating = (spec.pieces[8].letter + spec.pieces[9].letter).upper()
 

@@ -51,7 +51,7 @@ from fairymax.board cimport (Position, Board, GEN_CAPTURES, GEN_QUIETS, gen_move
                              attackers_of, capture_from,
                              unmake_move, make_null, unmake_null, in_check, gives_check, is_capture,
                              captured_type, repetitions, occurrence_ply, perpetual_checker, rule_plies,
-                             hill_reached, key_after,
+                             counting_draw, hill_reached, key_after,
                              moving_piece, drop_possible)
 from fairymax.tt cimport (TTable, TTEntry, TT, tt_probe, tt_prefetch, tt_store, BOUND_UPPER, BOUND_LOWER,
                           BOUND_EXACT)
@@ -734,6 +734,8 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         return 0
     if (p.halfmove >= 4 or r.drops) and repetitions(p, r) > 0:
         return repetition_score(p, r, ply)
+    if p.count_limit and counting_draw(p, r):
+        return 0
     if r.hill and hill_reached(p, r, p.stm ^ 1):
         return mated_in(ply)
     if r.bare_king_loses:

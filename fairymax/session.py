@@ -318,7 +318,8 @@ class Session:
         return "fairy" if parent in SHUFFLING_PARENTS else parent
 
     def gui_rule_ending(self, board) -> Optional[tuple]:
-        """A hill or bare-king ending that XBoard would not recognise in this variant."""
+        """A hill, bare-king or counting ending that XBoard would not recognise in this
+        variant (it knows no Thai counting)."""
         strict = board.with_variant(self.compiled_variant(self.variant_name))
         ending = strict.variant_rule_ending()
         if ending is None:

@@ -7,6 +7,7 @@ cdef enum:
     # move, by Rules.leaper_mask_by_step; a variant with a longer one takes the full test
     CHECK_LEAP_ROWS = 3
     CHECK_LEAP_FILES = 7
+    MAX_COUNT_HONOURS = 8   # pieces' honour limits of a Counting: line (loader.py)
 
 
 cdef struct StepRuns:
@@ -70,6 +71,17 @@ cdef struct Rules:
                                # repeated cycle loses
     int checks_not_counted     # a check and its answer do not count toward the 50-move rule
     int keeps_check_state      # either of the two: make_move then sets p.checked
+    # Thai counting (pieces.ini "Counting:"; board.pyx update_count): count_moves is
+    # the board's honour limit in moves (0: no counting); a bare side's pieces' honour
+    # limit is the first count_honour_moves[k] for which the other side has
+    # count_needed[k] pieces of the types whose bits are in count_types[k].
+    # counting_draws: an expired count draws (off where the referee lacks the rule)
+    int count_moves
+    int count_honours
+    int count_types[MAX_COUNT_HONOURS]
+    int count_needed[MAX_COUNT_HONOURS]
+    int count_honour_moves[MAX_COUNT_HONOURS]
+    int counting_draws
     int gating                 # Seirawan gating from a hand of gate_type pieces
     int gate_type[2][2]        # [colour][0/1]: piece types held at the start
     key_t zobrist_hand[2][MAX_TYPES][MAX_HAND]   # [colour][type][pieces held before]

@@ -74,8 +74,8 @@ cdef class Variant:
     """C tables for one variant; build with Variant(spec) from a loader.VariantSpec.
 
     rule_endings=False leaves out the wins by reaching the hill and by baring the
-    opponent's royal: a GUI that does not know those rules plays on past them, and
-    the engine must then play on too (toward mate).  stalemate ("loss" or "draw")
+    opponent's royal, and the counting draws: a GUI that does not know those rules
+    plays on past them, and the engine must then play on too (toward mate).  stalemate ("loss" or "draw")
     replaces the variant's own stalemate rule by the one of the GUI that referees."""
 
     def __init__(self, spec, bint rule_endings=True, stalemate=None):
@@ -163,6 +163,15 @@ cdef class Variant:
         r.perpetual_check_loses = spec.perpetual_check_loses
         r.checks_not_counted = spec.checks_not_counted
         r.keeps_check_state = r.perpetual_check_loses or r.checks_not_counted
+        r.count_moves = spec.counting_moves
+        r.count_honours = len(spec.counting_honours)
+        for i, (letters, moves) in enumerate(spec.counting_honours):
+            for t in range(1, len(spec.pieces) + 1):
+                if spec.pieces[t - 1].letter.upper() == letters[0]:
+                    r.count_types[i] |= 1 << t
+            r.count_needed[i] = len(letters)
+            r.count_honour_moves[i] = moves
+        r.counting_draws = rule_endings and spec.counting_moves > 0
         gating = getattr(spec, "gating", None) or ""
         r.gating = bool(gating)
         for c in range(2):
@@ -495,5 +504,5 @@ cdef class Variant:
             "stalemate_score": r.stalemate_score, "bare_king_loses": bool(r.bare_king_loses),
             "gating": bool(r.gating), "drops": bool(r.drops),
             "promo_row": (r.promo_row[0], r.promo_row[1]), "pawn_row": (r.pawn_row[0], r.pawn_row[1]),
-            "mirrored": bool(r.mirrored),
+            "mirrored": bool(r.mirrored), "counting_draws": bool(r.counting_draws),
         }
