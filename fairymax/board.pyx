@@ -560,13 +560,19 @@ cdef inline bint pawns_on_board(const Position* p) noexcept nogil:
 
 cdef int count_moves_of(const Position* p, const Rules* r, int side) noexcept nogil:
     """The limit in moves of a count side would start now (Counting:): none (0) while
-    pawns are left or the other side is bare; the board's honour limit while side has
-    more than its royal; else the pieces' honour limit the other side's pieces set."""
+    the other side is bare; while side has more than its royal, the board's honour
+    limit, if no pawns are left (or, with count_board_max, if side has at most that
+    many pieces); else, once no pawns are left, the pieces' honour limit that the
+    other side's pieces set."""
     cdef int other = side ^ 1, k, t, pieces
-    if pawns_on_board(p) or bare(p, r, other):
+    if bare(p, r, other):
         return 0
     if not bare(p, r, side):
-        return r.count_moves
+        if r.count_board_max:
+            return r.count_moves if p.pcount[side] <= r.count_board_max else 0
+        return 0 if pawns_on_board(p) else r.count_moves
+    if pawns_on_board(p):
+        return 0
     for k in range(r.count_honours):
         pieces = 0
         for t in range(1, r.num_types + 1):
@@ -574,7 +580,7 @@ cdef int count_moves_of(const Position* p, const Rules* r, int side) noexcept no
                 pieces += p.type_count[other][t]
         if pieces >= r.count_needed[k]:
             return r.count_honour_moves[k]
-    return r.count_moves
+    return r.count_else_moves
 
 
 cdef void update_count(Position* p, const Rules* r, piece_t victim, int promoted) noexcept nogil:
@@ -582,11 +588,12 @@ cdef void update_count(Position* p, const Rules* r, piece_t victim, int promoted
     counts.  A running count goes on.  A bare royal that took the last pawn starts its
     pieces' honour count.  Else, while no count runs, the side to move starts one when
     it may; and a side just left bare by a capture or a promotion starts its pieces'
-    honour count, which begins at the number of pieces on the board."""
+    honour count, which begins at the number of pieces on the board (or at 0:
+    count_from_zero, where the bare royal's capture starts nothing)."""
     cdef int mover = p.stm ^ 1, moves, pieces = p.pcount[0] + p.pcount[1]
     if p.count_limit:
         p.count_ply += 1
-    if victim and (victim & TYPE_MASK) <= 2 and bare(p, r, mover):
+    if victim and (victim & TYPE_MASK) <= 2 and bare(p, r, mover) and not r.count_from_zero:
         moves = count_moves_of(p, r, mover)
         if moves:
             p.count_limit = 2 * moves
@@ -595,7 +602,7 @@ cdef void update_count(Position* p, const Rules* r, piece_t victim, int promoted
         moves = count_moves_of(p, r, p.stm)
         if moves:
             p.count_limit = 2 * moves
-            p.count_ply = 2 * pieces if bare(p, r, p.stm) else 0
+            p.count_ply = 2 * pieces if bare(p, r, p.stm) and not r.count_from_zero else 0
 
 
 cdef bint counting_draw(Position* p, const Rules* r) noexcept nogil:
@@ -996,7 +1003,7 @@ cdef bint make_move(Position* p, const Rules* r, move_t m) noexcept nogil:
     p.psq_score = psq
     if not pass_turn(p, r, m):
         return False
-    if r.count_moves:
+    if r.counting:
         update_count(p, r, victim, promo)
     return True
 
@@ -1406,7 +1413,7 @@ cdef class Board:
         if side_field not in ("w", "b"):
             raise ValueError(f"bad side to move '{side_field}'")
         p.stm = 0 if side_field == "w" else 1
-        castling, ep, counters = split_fen_tail(fields[2:], r.count_moves > 0)
+        castling, ep, counters = split_fen_tail(fields[2:], r.counting)
         self._set_virgin(castling)
         p.halfmove = counters[0] if counters else 0
         if ep.isdigit():

@@ -90,8 +90,13 @@ after the block's '#' lines.  Keys are case-insensitive, each at most once a blo
     counts the pieces' honour instead, from the number of pieces on the board: the
     first ``LETTERS=MOVES`` whose pieces the other side has (``RR``: two rooks or
     more) gives its limit, else the first number.  The game is drawn once the count
-    passes its limit, unless the side to move is mated.  Fairy-Max reads the line as
-    a comment and plays such a game by the fifty-move rule alone.
+    passes its limit, unless the side to move is mated.  Options: ``Else=N`` the
+    limit where no ``LETTERS=MOVES`` applies (0: no count); ``BoardMax=N`` the
+    board's honour only for a side with at most N pieces, and pawns do not stop it
+    (Cambodian); ``FromZero`` the pieces' honour counts from 0 and starts when the
+    bare side is to move (ASEAN).  A first number 0 means no board's honour.
+    Fairy-Max reads the line as a comment and plays such a game by the fifty-move
+    rule alone.
 The lines from ``Drops:`` on are rules Fairy-Max lacks: they need a block headed
 ``Game+: name``, which Fairy-Max skips.
 
@@ -106,7 +111,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
-    "IniError", "PieceSpec", "VariantSpec", "load_file", "default_ini_path", "load_default",
+    "IniError", "PieceSpec", "VariantSpec", "CountingRule", "load_file", "default_ini_path", "load_default",
     "split_step", "second_step", "to_int32",
 ]
 
@@ -175,6 +180,19 @@ class PieceSpec:
 
 
 @dataclass
+class CountingRule:
+    """A ``Counting:`` line (Thai counting; see the module docstring): limits in moves."""
+
+    board_moves: int                      # the board's honour limit (0: no such count)
+    else_moves: int                       # a bare side's limit where no honour applies (0: none)
+    # (upper-case letters the other side must have, e.g. "RR": two rooks or more, moves)
+    honours: list[tuple[str, int]] = field(default_factory=list)
+    board_max_pieces: int = 0             # the board's honour only for a side with at most
+                                          # this many pieces, pawns or not (0: any, no pawns)
+    from_zero: bool = False               # the pieces' honour counts from 0, at the bare side's move
+
+
+@dataclass
 class VariantSpec:
     """One ``Game:`` block of a variant file (see the module docstring).
 
@@ -215,10 +233,7 @@ class VariantSpec:
     repetition_count: int = 3              # Repetition: N, the occurrence that ends the game
     perpetual_check_loses: bool = False    # PerpetualCheck: loss
     checks_not_counted: bool = False       # FiftyMoves: checks-excluded
-    # Counting: the board's honour limit in moves (0: no counting) and the pieces'
-    # honour limits, each (upper-case letters the other side must have, moves)
-    counting_moves: int = 0
-    counting_honours: list[tuple[str, int]] = field(default_factory=list)
+    counting: CountingRule | None = None   # Counting:
     start_fen: str | None = None           # Start: FEN, instead of the setup lines
     no_promotion: bool = False             # Promote: none
     mirror: str = ""                       # Mirror: letters of one-type-for-both-colours pieces
@@ -477,31 +492,45 @@ def _parse_letters(text: str, spec: VariantSpec, key: str, where: tuple[str, int
     return letters
 
 
-MAX_COUNTING_MOVES = 500     # a count limit in moves, far beyond any rule's
+MAX_COUNTING_MOVES = 500     # a count limit in moves (and BoardMax's pieces), far beyond any rule's
 MAX_COUNTING_HONOURS = 8     # LETTERS=MOVES entries of a Counting: line (variant.pxd)
 
 
-def _parse_counting(text: str, spec: VariantSpec, where: tuple[str, int]) -> tuple[int, list[tuple[str, int]]]:
-    """``Counting: 64 RR=8 R=16``: the board's honour limit, then LETTERS=MOVES pairs."""
-    first, *pairs = text.split() or [""]
-    honours: list[tuple[str, int]] = []
-    for token in pairs:
+def _parse_counting(text: str, spec: VariantSpec, where: tuple[str, int]) -> CountingRule:
+    """``Counting: 64 RR=8 R=16 [Else=N] [BoardMax=N] [FromZero]`` (see the module
+    docstring): the board's honour limit, LETTERS=MOVES pairs, options."""
+    first, *tokens = text.split() or [""]
+    if not first.isdigit() or not 0 <= int(first) <= MAX_COUNTING_MOVES:
+        raise IniError(*where, f"Counting: expected the board's honour limit in moves (0-{MAX_COUNTING_MOVES}) "
+                               f"first, got '{first}'")
+    rule = CountingRule(board_moves=int(first), else_moves=int(first))
+    for token in tokens:
+        if token.lower() == "fromzero":
+            rule.from_zero = True
+            continue
         m = re.fullmatch(r"([A-Za-z]+)=(\d+)", token)
         if not m:
-            raise IniError(*where, f"Counting: expected LETTERS=MOVES pairs after the limit, got '{token}'")
-        letters, moves = m.group(1).upper(), int(m.group(2))
-        if len(set(letters)) != 1 or not spec.piece_number(letters[0], 0):
-            raise IniError(*where, f"Counting: '{letters}' is not one piece of {spec.name}, written once "
+            raise IniError(*where, f"Counting: expected LETTERS=MOVES pairs or options after the limit, "
+                                   f"got '{token}'")
+        name, number = m.group(1), int(m.group(2))
+        if name.lower() in ("else", "boardmax") and number > MAX_COUNTING_MOVES:
+            raise IniError(*where, f"Counting: {name}={number} is not within 0-{MAX_COUNTING_MOVES}")
+        if name.lower() == "else":
+            rule.else_moves = number
+        elif name.lower() == "boardmax":
+            rule.board_max_pieces = number
+        elif len(set(name.upper())) != 1 or not spec.piece_number(name[0], 0):
+            raise IniError(*where, f"Counting: '{name}' is not one piece of {spec.name}, written once "
                                    "for each piece needed")
-        if not 1 <= moves <= MAX_COUNTING_MOVES:
-            raise IniError(*where, f"Counting: {moves} moves is not within 1-{MAX_COUNTING_MOVES}")
-        honours.append((letters, moves))
-    if not first.isdigit() or not 1 <= int(first) <= MAX_COUNTING_MOVES:
-        raise IniError(*where, f"Counting: expected the board's honour limit in moves (1-{MAX_COUNTING_MOVES}) "
-                               f"first, got '{first}'")
-    if len(honours) > MAX_COUNTING_HONOURS:
+        elif not 1 <= number <= MAX_COUNTING_MOVES:
+            raise IniError(*where, f"Counting: {number} moves is not within 1-{MAX_COUNTING_MOVES}")
+        else:
+            rule.honours.append((name.upper(), number))
+    if len(rule.honours) > MAX_COUNTING_HONOURS:
         raise IniError(*where, f"Counting: at most {MAX_COUNTING_HONOURS} LETTERS=MOVES pairs")
-    return int(first), honours
+    if not (rule.board_moves or rule.honours or rule.else_moves):
+        raise IniError(*where, "Counting: no count could ever start")
+    return rule
 
 
 def _parse_promotions(text: str, spec: VariantSpec, where: tuple[str, int]) -> dict[str, str]:
@@ -726,7 +755,7 @@ class _Reader:
             elif key == "fiftymoves":
                 spec.checks_not_counted = _flag(value, "checks-excluded", "FiftyMoves", where)
             elif key == "counting":
-                spec.counting_moves, spec.counting_honours = _parse_counting(value, spec, where)
+                spec.counting = _parse_counting(value, spec, where)
             elif key == "mirror":
                 spec.mirror = _parse_letters(value, spec, "Mirror", where)
                 for c in spec.mirror:
@@ -757,7 +786,7 @@ class _Reader:
         if (spec.drop_one_per_file or spec.drop_may_not_mate) and spec.drops is None:
             lineno = key_line.get("oneperfile") or key_line["nodropmate"]
             raise self.error(lineno, "OnePerFile: and NoDropMate: need a Drops: line")
-        if spec.counting_moves and spec.drops is not None:
+        if spec.counting and spec.drops is not None:
             raise self.error(key_line["counting"], "Counting: does not go with Drops: (pieces come back from hand)")
         if spec.gating is None and spec.name == "seirawan" and len(spec.pieces) >= 10:
             spec.gating = (spec.pieces[8].letter + spec.pieces[9].letter).upper()

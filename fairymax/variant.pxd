@@ -71,12 +71,19 @@ cdef struct Rules:
                                # repeated cycle loses
     int checks_not_counted     # a check and its answer do not count toward the 50-move rule
     int keeps_check_state      # either of the two: make_move then sets p.checked
-    # Thai counting (pieces.ini "Counting:"; board.pyx update_count): count_moves is
-    # the board's honour limit in moves (0: no counting); a bare side's pieces' honour
-    # limit is the first count_honour_moves[k] for which the other side has
-    # count_needed[k] pieces of the types whose bits are in count_types[k].
-    # counting_draws: an expired count draws (off where the referee lacks the rule)
+    # Thai counting (pieces.ini "Counting:", loader.CountingRule; board.pyx
+    # update_count): count_moves is the board's honour limit in moves (0: none), for a
+    # side with at most count_board_max pieces where that is not 0; a bare side's
+    # pieces' honour limit is the first count_honour_moves[k] for which the other side
+    # has count_needed[k] pieces of the types whose bits are in count_types[k], else
+    # count_else_moves; count_from_zero: that count starts at 0 (else at the number
+    # of pieces on the board).  counting_draws: an expired count draws (off where the
+    # referee lacks the rule)
+    int counting
     int count_moves
+    int count_else_moves
+    int count_board_max
+    int count_from_zero
     int count_honours
     int count_types[MAX_COUNT_HONOURS]
     int count_needed[MAX_COUNT_HONOURS]

@@ -163,15 +163,21 @@ cdef class Variant:
         r.perpetual_check_loses = spec.perpetual_check_loses
         r.checks_not_counted = spec.checks_not_counted
         r.keeps_check_state = r.perpetual_check_loses or r.checks_not_counted
-        r.count_moves = spec.counting_moves
-        r.count_honours = len(spec.counting_honours)
-        for i, (letters, moves) in enumerate(spec.counting_honours):
-            for t in range(1, len(spec.pieces) + 1):
-                if spec.pieces[t - 1].letter.upper() == letters[0]:
-                    r.count_types[i] |= 1 << t
-            r.count_needed[i] = len(letters)
-            r.count_honour_moves[i] = moves
-        r.counting_draws = rule_endings and spec.counting_moves > 0
+        counting = spec.counting
+        if counting is not None:
+            r.count_moves = counting.board_moves
+            r.count_else_moves = counting.else_moves
+            r.count_board_max = counting.board_max_pieces
+            r.count_from_zero = counting.from_zero
+            r.count_honours = len(counting.honours)
+            for i, (letters, moves) in enumerate(counting.honours):
+                for t in range(1, len(spec.pieces) + 1):
+                    if spec.pieces[t - 1].letter.upper() == letters[0]:
+                        r.count_types[i] |= 1 << t
+                r.count_needed[i] = len(letters)
+                r.count_honour_moves[i] = moves
+        r.counting = counting is not None
+        r.counting_draws = rule_endings and r.counting
         gating = getattr(spec, "gating", None) or ""
         r.gating = bool(gating)
         for c in range(2):
