@@ -565,13 +565,14 @@ cdef int count_moves_of(const Position* p, const Rules* r, int side) noexcept no
     many pieces); else, once no pawns are left, the pieces' honour limit that the
     other side's pieces set."""
     cdef int other = side ^ 1, k, t, pieces
-    if bare(p, r, other):
-        return 0
+    cdef bint pawns = pawns_on_board(p)
+    if (pawns and not r.count_board_max) or bare(p, r, other):
+        return 0            # the usual case in the middle game, told without a piece walk
     if not bare(p, r, side):
         if r.count_board_max:
             return r.count_moves if p.pcount[side] <= r.count_board_max else 0
-        return 0 if pawns_on_board(p) else r.count_moves
-    if pawns_on_board(p):
+        return r.count_moves
+    if pawns:
         return 0
     for k in range(r.count_honours):
         pieces = 0
@@ -1222,10 +1223,11 @@ def split_fen_tail(list fields, bint counting=False):
         counters.insert(0, int(rest.pop()))
         if counters[0] > MAX_FEN_COUNTER:
             raise ValueError(f"move counter {counters[0]} out of range")
-    if counting and len(counters) == 2 and rest and rest[len(rest) - 1].isdigit() and len(rest) <= 2:
-        if int(rest[len(rest) - 1]) > MAX_FEN_COUNTER:
-            raise ValueError(f"count limit {rest[len(rest) - 1]} out of range")
-        return (rest[0] if len(rest) == 2 else "-"), rest[len(rest) - 1], counters
+    limit = rest[len(rest) - 1] if rest else ""
+    if counting and len(counters) == 2 and limit.isdigit() and len(rest) <= 2:
+        if int(limit) > MAX_FEN_COUNTER:
+            raise ValueError(f"count limit {limit} out of range")
+        return (rest[0] if len(rest) == 2 else "-"), limit, counters
     if len(rest) > 2 or any(text.lstrip("-").isdigit() for text in rest):
         raise ValueError(f"bad FEN fields '{' '.join(fields)}'")
     if len(rest) == 2:

@@ -319,7 +319,7 @@ class Session:
 
     def gui_rule_ending(self, board) -> Optional[tuple]:
         """A hill, bare-king or counting ending that XBoard would not recognise in this
-        variant (it knows no Thai counting)."""
+        variant (XBoard 4.9.1 names no counting rule among its adjudications)."""
         strict = board.with_variant(self.compiled_variant(self.variant_name))
         ending = strict.variant_rule_ending()
         if ending is None:

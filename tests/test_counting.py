@@ -96,8 +96,8 @@ def test_the_search_plays_for_mate_within_the_count(ours):
 
 
 def test_xboard_knows_no_counting_so_the_engine_plays_on():
-    """XBoard 4.9.1 would score a counting draw claim false: past the count the engine
-    moves on toward mate instead of claiming."""
+    """XBoard 4.9.1 names no counting rule among its adjudications, so it could not
+    confirm a counting draw claim: past the count the engine moves on instead."""
     with EnginePipe() as engine:
         engine.handshake()
         engine.send("new", "variant makruk", "force",
