@@ -71,6 +71,8 @@ cdef struct EvalInfo:
     int full_material           # non-pawn material of one side at the start position (>= 1)
     int lone_maters             # bit t set: type t and its royal force mate on a bare
                                 # royal (see lone_mater)
+    int drawish_lead            # the value of the best piece that cannot mate alone: a lead
+                                # of no more, without pawns, seldom wins (the drawish scale)
     int centre[NSQ]             # 0 (edge) .. 16 (centre): closeness to the centre
     int w[N_WEIGHTS]            # the variant's weights
 

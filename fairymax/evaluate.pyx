@@ -35,7 +35,8 @@ Terms (centipawns; `evaluate` returns the side to move's view):
   against a bare royal (drive it to the edge, bring the royals together) with
   pawns, two pieces or one that mates alone; a bare royal against a royal and one
   piece that cannot mate alone (a knight, a khon, a ferz) is a dead draw;
-  a drawish-material scale (no pawns, less than a minor ahead); a tempo for the
+  a drawish-material scale (no pawns, at most the best piece that cannot mate alone
+  ahead: a minor in chess, a knight in makruk); a tempo for the
   side to move, by the game phase (a teacher's search scores count the move it has,
   a static score does not; in the end game the move is worth little, or harms);
 * in drop games, pieces in hand count as material for the blend by the opponent's
@@ -158,6 +159,7 @@ cdef enum:
     MOPUP_EDGE = 10
     MOPUP_CLOSE = 6
     DEAD_DRAW_SCALE = 16    # a lone piece that cannot mate against a bare royal
+    DRAWISH_SCALE = 4       # no pawns and no more than drawish_lead ahead
     SCORE_UNKNOWN = -0x7fffffff     # ScoreEntry.full before the piece terms are computed
     PAIR_MIN_VALUE = 250    # (bishops; not ferzes or alfils)
     WEAK_PROMOTION = 250    # a pawn promoting to a piece worth less (met, ferz) gains less
@@ -598,6 +600,8 @@ cdef int eval_info_init(EvalInfo* e, Variant variant) except -1:
     total = sum(r.value[t] for t in variant.spec.white_setup if 2 < t < MAX_TYPES and r.value[t] > 0)
     e.full_material = max(total, 1)
     e.lone_maters = lone_mater_types(r)
+    e.drawish_lead = max([r.value[t] for t in range(FIRST_PIECE_TYPE, r.num_types + 1)
+                          if r.value[t] > 0 and not (e.lone_maters >> t) & 1], default=0)
     for sq in range(NSQ):
         e.centre[sq] = 0
         if r.is_board[sq]:
@@ -1099,8 +1103,8 @@ cdef int evaluate(const Position* p, const Rules* r, const EvalInfo* e, int alph
             total += bonus if winner == 0 else -bonus
         elif loser_bare and pawns[winner] == 0 and others[winner] == 1 and not r.bare_king_loses:
             total = total // DEAD_DRAW_SCALE
-        elif pawns[winner] == 0 and npm[winner] - npm[loser] < 350 and not r.bare_king_loses:
-            total = total // 4
+        elif pawns[winner] == 0 and npm[winner] - npm[loser] <= e.drawish_lead and not r.bare_king_loses:
+            total = total // DRAWISH_SCALE
     cached.full = total
     return total if p.stm == 0 else -total
 

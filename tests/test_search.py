@@ -398,6 +398,22 @@ def test_a_lone_piece_that_cannot_mate_is_a_dead_draw():
     assert abs(evaluate_board(board_at("capablanca", "10/10/10/4k5/10/4K5/5B4/10 b - - 0 1"))) < 50
 
 
+@pytest.mark.parametrize("variant, fen", [
+    ("makruk", "8/8/3r4/3k4/8/3K4/4N3/3R4 b - - 0 1"),        # knight and rook against rook
+    ("makruk", "8/8/3s4/3k4/8/3K4/8/3R4 b - - 0 1"),          # rook against khon
+    ("capablanca", "10/10/3r6/3k6/10/3K6/4B5/3R6 b - - 0 1"),  # bishop and rook against rook
+    ("normal", "8/8/3r4/3k4/8/3K4/4B3/3R4 b - - 0 1")])
+def test_a_lead_of_a_piece_that_cannot_mate_alone_without_pawns_is_drawish(variant, fen):
+    """Without pawns, a lead of no more than the best piece that cannot mate alone (a
+    makruk knight, 450; a capablanca bishop, 350; a chess bishop) is scaled toward a
+    draw."""
+    assert abs(evaluate_board(board_at(variant, fen))) < 150
+
+
+def test_a_rook_ahead_without_pawns_is_not_drawish():
+    assert evaluate_board(board_at("makruk", "8/8/3r4/3k4/8/3K4/4R3/3R4 b - - 0 1")) < -500
+
+
 @pytest.mark.parametrize("variant", ["capablanca", "shatranj", "makruk", "courier", "grande-acedrex",
                                      "king-of-the-hill", "spartan", "almost-wildebeest"])
 def test_every_kind_of_variant_searches(variant):
