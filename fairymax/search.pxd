@@ -8,6 +8,7 @@ from fairymax.tt cimport TTable, TT
 from fairymax.evaluate cimport EvalInfo, EvalCache
 
 cdef enum:
+    CORRECTION_SIZE = 16384     # correction-history entries per side (a power of two)
     MAX_PLY = 100
     MATE = 30000
     INF = 32000
@@ -26,6 +27,8 @@ cdef struct SearchState:
     int history[32][NSQ]        # quiet-move history, [type | colour << 4][to]
     move_t counter[32][NSQ]     # the quiet reply that last refuted [piece][to]
     int capture_hist[32][NSQ][TYPE_MASK + 1]    # capture history, [type | colour << 4][to][victim type]
+    int correction[2][CORRECTION_SIZE]  # the static evaluation's error by side to move and
+                                # pawn structure (see corrected_eval)
     int16_t* cont_hist          # continuation history: [back - 1][side][earlier move][move],
                                 # each move as (piece type, board cell): see cont_row
     int cont_cells              # board cells of the variant it is laid out for

@@ -8,7 +8,9 @@
    says so), variant terminals (hill reached, bare royal), mate-distance pruning;
 3. check extension (+1 ply when in check, unless the checking move left its piece
    to be taken at a profit: spite_check);
-4. static evaluation where it will be needed, then the hash probe: a usable bound
+4. static evaluation where it will be needed, corrected by what searches of positions
+   with the same side to move and pawn structure found it to be off by (correction
+   history, at full-width nodes whose best move is quiet), then the hash probe: a usable bound
    at enough depth is a cutoff; at PV nodes a usable shallower one lets the
    internal-iterative-deepening loop resume after its depth, an unusable one at its
    depth (quiescence nodes probe a small table that stays in the cache, full-width
@@ -119,6 +121,10 @@ cdef enum:
     SINGULAR_SLACK = 3          # entry is at most this much shallower, and the others
     SINGULAR_MARGIN = 2         # stay this much per ply below its score at half depth
     NO_EVAL = -INF - 1
+    CORRECTION_LIMIT = 1024     # correction-history entries stay within +-this (gravity) ...
+    CORRECTION_PER_CP = 16      # ... in 1/this cp: at most 64 cp
+    CORRECTION_DEPTH_DIVISOR = 8    # a node's error moves its entry by error x depth / this ...
+    CORRECTION_BONUS_MAX = CORRECTION_LIMIT // 4    # ... at most this at once
     FIFTY_MOVE_PLIES = 100      # plies without a capture or pawn move that draw
 
 # Feature switches (Searcher.features), all on by default; tests and measurements
@@ -657,11 +663,13 @@ cdef void reward_capture(SearchState* s, move_t m, int piece, int victim, int de
 
 
 cdef void clear_histories(SearchState* s) noexcept nogil:
-    """Forget the killers, the quiet and capture histories and the counter moves."""
+    """Forget the killers, the quiet and capture histories, the counter moves and the
+    evaluation's corrections."""
     memset(s.killers, 0, sizeof(s.killers))
     memset(s.history, 0, sizeof(s.history))
     memset(s.capture_hist, 0, sizeof(s.capture_hist))
     memset(s.counter, 0, sizeof(s.counter))
+    memset(s.correction, 0, sizeof(s.correction))
 
 
 cdef void age_histories(SearchState* s) noexcept nogil:
@@ -680,6 +688,37 @@ cdef inline void note_move(SearchState* s, int ply, move_t m) noexcept nogil:
     moving piece), for the counter-move table of the node below."""
     s.played[ply] = m
     s.played_piece[ply] = piece_index(moving_piece(s.pos, m))
+
+
+cdef inline int* correction_slot(SearchState* s, const Position* p) noexcept nogil:
+    """The correction-history entry of p's side to move and pawn structure."""
+    return &s.correction[p.stm][p.pawn_key & (CORRECTION_SIZE - 1)]
+
+
+cdef inline int corrected_eval(SearchState* s, int alpha, int beta) noexcept nogil:
+    """The static evaluation plus what searches of positions with the same pawn
+    structure found it to be off by (the lazy window moved alike), short of the mate
+    scores."""
+    cdef int shift = correction_slot(s, s.pos)[0] // CORRECTION_PER_CP
+    cdef int value = evaluate(s.pos, s.rules, &s.ev, alpha - shift, beta - shift) + shift
+    if value >= MATE_BOUND:
+        return MATE_BOUND - 1
+    if value <= -MATE_BOUND:
+        return -MATE_BOUND + 1
+    return value
+
+
+cdef inline void update_correction(SearchState* s, int error, int depth) noexcept nogil:
+    """A search to `depth` found the position `error` cp better than its corrected
+    static evaluation: move the pawn structure's entry that way (with gravity, as the
+    move histories)."""
+    cdef int* entry = correction_slot(s, s.pos)
+    cdef int bonus = error * depth // CORRECTION_DEPTH_DIVISOR
+    if bonus > CORRECTION_BONUS_MAX:
+        bonus = CORRECTION_BONUS_MAX
+    elif bonus < -CORRECTION_BONUS_MAX:
+        bonus = -CORRECTION_BONUS_MAX
+    entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // CORRECTION_LIMIT
 
 
 # ---------------------------------------------------------------- the search
@@ -751,7 +790,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
         if alpha >= beta:
             return beta
     if ply >= MAX_PLY - 1:
-        return evaluate(p, r, &s.ev, alpha, beta)
+        return corrected_eval(s, alpha, beta)
 
     # 3. check extension (not for a check that gives its piece away); where the
     # variant's horizon_checks is set, also at the horizon: a check there is answered
@@ -777,7 +816,7 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
     # result, and the three quiescence nodes in ten that end so (chess middle
     # games) are spared the wait for the bucket.
     if not in_chk and (qs or depth == 1 or not pv_node):
-        static_eval = evaluate(p, r, &s.ev, alpha, beta)
+        static_eval = corrected_eval(s, alpha, beta)
         if qs and static_eval >= beta:
             return static_eval
     if not excluded and tt_probe(table_of(s, last), p.key, &entry):
@@ -1046,6 +1085,14 @@ cdef int search(SearchState* s, int alpha, int beta, int depth, int ply, int nul
             bound |= BOUND_UPPER
         if not excluded:
             store(s, p.key, best_move, score_to_tt(best, ply), it, bound)
+            # the evaluation's error, where the result says which way it was off: a
+            # quiet best move (or none), a bound on the evaluation's side of it
+            if (it == last and not qs and static_eval != NO_EVAL
+                    and (best_move == 0 or not (is_capture(p, best_move) or mv_promo(best_move)))
+                    and (bound & BOUND_LOWER or best < static_eval)
+                    and (bound & BOUND_UPPER or best > static_eval)
+                    and -MATE_BOUND < best < MATE_BOUND):
+                update_correction(s, best - static_eval, it)
         it += 1
     return best
 
@@ -1303,6 +1350,10 @@ cdef class Searcher:
         self.tt_owner.clear()
         self.qtt_owner.clear()
         self._clear_tables()
+
+    def correction(self, Board board not None) -> int:
+        """The centipawns the correction history adds to board's static evaluation."""
+        return correction_slot(&self.s, &board.pos)[0] // CORRECTION_PER_CP
 
     def stop(self):
         """Ask a running search to stop at once (thread-safe; the search holds no GIL)."""

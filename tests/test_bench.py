@@ -4,7 +4,7 @@ import io
 from fairymax import bench
 
 # Update together with a "Bench: N" line in the commit message when search or eval changes.
-BENCH_SIGNATURE = 118872
+BENCH_SIGNATURE = 119127
 
 
 def test_bench_signature_and_reproducible():

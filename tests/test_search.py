@@ -441,6 +441,27 @@ def test_short_games_in_every_variant(ours):
             board.push(last.pv[0])
 
 
+def test_correction_history_learns_how_far_the_evaluation_is_off():
+    """With a tempo of 300 cp the side to move's static score is about 300 too high at
+    every node, so searches find it too high, and the correction of the root's pawn
+    structure goes to the side of that error, within its bound of 64 cp; `clear`
+    forgets it."""
+    board = board_at("normal")
+    searcher = Searcher(8)
+    assert searcher.correction(board) == 0
+    try:
+        set_weights(board.variant, {"tempo": 300})
+        init_psq(board.variant)
+        for _ in searcher.iterate(board, max_depth=6):
+            pass
+        assert -64 <= searcher.correction(board) < -16
+    finally:
+        forget_weights(board.variant)
+        init_psq(board.variant)
+    searcher.clear()
+    assert searcher.correction(board) == 0
+
+
 # ---------------------------------------------------------------- Lazy SMP
 
 @pytest.mark.parametrize("fen, move, plies", [
