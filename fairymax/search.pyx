@@ -696,9 +696,9 @@ cdef inline int* correction_slot(SearchState* s, const Position* p) noexcept nog
 
 
 cdef inline int corrected_eval(SearchState* s, int alpha, int beta) noexcept nogil:
-    """The static evaluation plus what searches of positions with the same pawn
-    structure found it to be off by (the lazy window moved alike), short of the mate
-    scores."""
+    """The static evaluation plus what searches of positions with the same side to
+    move and pawn structure found it to be off by (the lazy window moved alike), short
+    of the mate scores."""
     cdef int shift = correction_slot(s, s.pos)[0] // CORRECTION_PER_CP
     cdef int value = evaluate(s.pos, s.rules, &s.ev, alpha - shift, beta - shift) + shift
     if value >= MATE_BOUND:
