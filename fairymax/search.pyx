@@ -599,11 +599,16 @@ cdef inline void float_to_front(Picker* k, int i) noexcept nogil:
     k.keys[0] = key
 
 
+cdef inline void move_with_gravity(int* h, int bonus, int bound) noexcept nogil:
+    """Move a score by `bonus`, less the nearer it already is to +-bound in that
+    direction ("gravity"): it stays within +-bound (for |bonus| <= bound) and old
+    results fade as new ones come in."""
+    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // bound
+
+
 cdef inline void update_history(int* h, int bonus) noexcept nogil:
-    """Move a history score by `bonus`, less the nearer it already is to the bound
-    in that direction ("gravity"): scores stay within +-HISTORY_MAX and old
-    successes fade as new results come in."""
-    h[0] += bonus - h[0] * (bonus if bonus > 0 else -bonus) // HISTORY_MAX
+    """move_with_gravity within +-HISTORY_MAX: a move's history score."""
+    move_with_gravity(h, bonus, HISTORY_MAX)
 
 
 cdef inline void update_cont(int16_t** rows, int at, int bonus) noexcept nogil:
@@ -712,13 +717,12 @@ cdef inline void update_correction(SearchState* s, int error, int depth) noexcep
     """A search to `depth` found the position `error` cp better than its corrected
     static evaluation: move the pawn structure's entry that way (with gravity, as the
     move histories)."""
-    cdef int* entry = correction_slot(s, s.pos)
     cdef int bonus = error * depth // CORRECTION_DEPTH_DIVISOR
     if bonus > CORRECTION_BONUS_MAX:
         bonus = CORRECTION_BONUS_MAX
     elif bonus < -CORRECTION_BONUS_MAX:
         bonus = -CORRECTION_BONUS_MAX
-    entry[0] += bonus - entry[0] * (bonus if bonus > 0 else -bonus) // CORRECTION_LIMIT
+    move_with_gravity(correction_slot(s, s.pos), bonus, CORRECTION_LIMIT)
 
 
 # ---------------------------------------------------------------- the search
